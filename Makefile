@@ -1,0 +1,124 @@
+# pidns-tutor: build, test, run.
+#
+#   make          build the examples, the shell and the tests under build/
+#   make run      install missing build packages, build, start the tutorial
+#   make check    install missing build packages, build, run every test
+#
+# Everything built goes under $(O) (default build/). New files need no edit here:
+# examples/*.c, shell/*.c, tests/unit/test_*.c and tests/integration/test_*.c are
+# picked up by wildcard.
+
+VERSION   := 0.1.0
+O         ?= build
+PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+DATADIR   ?= $(PREFIX)/share/pidns-tutor
+LIBEXECDIR ?= $(PREFIX)/libexec/pidns-tutor
+MANDIR    ?= $(PREFIX)/share/man
+DOCDIR    ?= $(PREFIX)/share/doc/pidns-tutor
+
+CC        ?= cc
+CFLAGS    ?= -O2 -g
+WARNINGS  := -Wall -Wextra -Werror
+# SANITIZE=1 builds with ASan+UBSan (use a separate O=, e.g. make O=build/asan SANITIZE=1).
+ifeq ($(SANITIZE),1)
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+PKG_CONFIG ?= pkg-config
+# Recursive (=) so that they are looked up when used, after `make deps` has run.
+READLINE_CFLAGS = $(shell $(PKG_CONFIG) --cflags readline 2>/dev/null | sed 's/-D_XOPEN_SOURCE=[0-9]*//')
+READLINE_LIBS   = $(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadline)
+CMOCKA_CFLAGS   = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS     = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+
+ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS)
+ALL_CPPFLAGS = -D_GNU_SOURCE $(CPPFLAGS)
+ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
+
+EXAMPLE_SRCS := $(wildcard examples/*.c)
+EXAMPLES     := $(patsubst examples/%.c,$(O)/examples/%,$(EXAMPLE_SRCS))
+SHELL_SRCS   := $(filter-out shell/main.c,$(wildcard shell/*.c))
+SHELL_OBJS   := $(patsubst shell/%.c,$(O)/obj/shell/%.o,$(SHELL_SRCS))
+SHELL_HDRS   := $(wildcard shell/*.h)
+LIBTUTOR     := $(O)/libtutor.a
+TUTOR        := $(O)/pidns-tutor
+TESTLIB_SRCS := $(wildcard tests/lib/*.c)
+TESTLIB_OBJS := $(patsubst tests/lib/%.c,$(O)/obj/tests/lib/%.o,$(TESTLIB_SRCS))
+UNIT_TESTS   := $(patsubst tests/unit/%.c,$(O)/tests/unit/%,$(wildcard tests/unit/test_*.c))
+INTEG_TESTS  := $(patsubst tests/integration/%.c,$(O)/tests/integration/%,$(wildcard tests/integration/test_*.c))
+TEST_HELPERS := $(patsubst tests/helpers/%.c,$(O)/tests/helpers/%,$(wildcard tests/helpers/*.c))
+
+BUILD_DEFS = -DPIDNS_TUTOR_VERSION='"$(VERSION)"' \
+	-DPIDNS_TUTOR_DATADIR='"$(DATADIR)"' \
+	-DPIDNS_TUTOR_LIBEXECDIR='"$(LIBEXECDIR)"'
+
+# Debian/Ubuntu packages the build, the tests and the docs need.
+DEB_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev libcmocka-dev \
+	asciidoctor util-linux procps tmux valgrind clang libclang-rt-dev
+
+.PHONY: all examples tutor tests deps run check check-run clean
+all: examples tutor tests
+
+examples: $(EXAMPLES)
+tutor: $(TUTOR)
+tests: $(UNIT_TESTS) $(INTEG_TESTS) $(TEST_HELPERS)
+
+# Each example is one self-contained file: it builds exactly as a reader would
+# build a copy of it (cc -o x x.c), plus our warnings.
+$(O)/examples/%: examples/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+
+$(O)/obj/shell/%.o: shell/%.c $(SHELL_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(BUILD_DEFS) $(READLINE_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIBTUTOR): $(SHELL_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(TUTOR): $(O)/obj/shell/main.o $(LIBTUTOR)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(READLINE_LIBS)
+
+$(O)/obj/tests/lib/%.o: tests/lib/%.c $(wildcard tests/lib/*.h) $(SHELL_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) -Ishell -Itests/lib $(CMOCKA_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+TEST_LINK = $(CC) $(ALL_CPPFLAGS) -Ishell -Itests/lib $(CMOCKA_CFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) \
+	-o $@ $< $(TESTLIB_OBJS) $(LIBTUTOR) $(CMOCKA_LIBS) $(READLINE_LIBS) -lutil
+
+$(O)/tests/unit/%: tests/unit/%.c $(TESTLIB_OBJS) $(LIBTUTOR) $(SHELL_HDRS)
+	@mkdir -p $(@D)
+	$(TEST_LINK)
+
+$(O)/tests/integration/%: tests/integration/%.c $(TESTLIB_OBJS) $(LIBTUTOR) $(SHELL_HDRS)
+	@mkdir -p $(@D)
+	$(TEST_LINK)
+
+# Small programs the tests drive (a pty driver, fake environments).
+$(O)/tests/helpers/%: tests/helpers/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< -lutil
+
+# Installs what is missing with apt-get as root; otherwise prints the command.
+deps:
+	@sh tests/deps.sh $(DEB_PACKAGES)
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(TUTOR)
+
+# Tests: deps first, then a fresh make so pkg-config sees the installed packages.
+check: deps
+	@$(MAKE) --no-print-directory check-run
+
+# mk/*.mk fragments add their own steps (docs, sanitizers, valgrind, fuzz) to CHECK_EXTRA.
+check-run: all
+	@O=$(O) sh tests/run-tests.sh
+	@for t in $(CHECK_EXTRA); do $(MAKE) --no-print-directory $$t || exit 1; done
+
+clean:
+	rm -rf $(O)
+
+-include mk/*.mk

@@ -1,0 +1,119 @@
+/* test_sandbox.c: the sandbox gives a private root whose /procN directories
+ * and mounts the host never sees, as root and as an ordinary user. */
+#include "testlib.h"
+#include "sandbox.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <grp.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int make_proc2_and_look(void *arg)
+{
+    (void)arg;
+    struct stat st;
+    if (mkdir("/proc2", 0555) == -1) {
+        perror("mkdir /proc2");
+        return 1;
+    }
+    if (mount("proc", "/proc2", "proc", 0, NULL) == -1) {
+        perror("mount proc /proc2");
+        return 2;
+    }
+    /* The host's top-level entries are still reachable through bind mounts. */
+    if (stat("/usr/bin/env", &st) == -1 || stat("/proc/self/status", &st) == -1) {
+        perror("stat through the bind mounts");
+        return 3;
+    }
+    return 0;
+}
+
+static void test_proc2_in_sandbox_is_invisible_to_host(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    struct tl_host_snapshot before;
+    tl_host_snapshot(&before);
+    int status = tl_in_sandbox(make_proc2_and_look, NULL);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(access("/proc2", F_OK), -1);
+    tl_assert_host_unchanged(&before);
+    tl_host_snapshot_free(&before);
+}
+
+static void test_sandbox_works_for_an_ordinary_user(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT(); /* to become nobody */
+    struct tl_host_snapshot before;
+    tl_host_snapshot(&before);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_int_not_equal(pid, -1);
+    if (pid == 0) {
+        char err[512];
+        struct sandbox_info info;
+        if (setgroups(0, NULL) == -1 || setgid(65534) == -1 || setuid(65534) == -1)
+            _exit(90);
+        /* setuid() clears the dumpable flag, which makes /proc/self root's;
+         * a real login (an exec) sets it again. */
+        prctl(PR_SET_DUMPABLE, 1);
+        if (sandbox_enter(0, &info, err, sizeof err) == -1) {
+            fprintf(stderr, "sandbox_enter as nobody: %s\n", err);
+            _exit(91);
+        }
+        if (!info.used_user_namespace || info.outer_uid != 65534)
+            _exit(92);
+        _exit(make_proc2_and_look(NULL));
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    tl_assert_host_unchanged(&before);
+    tl_host_snapshot_free(&before);
+}
+
+static void test_host_mountinfo_fd_still_reads_host_table(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_int_not_equal(pid, -1);
+    if (pid == 0) {
+        char err[512], buf[65536];
+        struct sandbox_info info;
+        if (sandbox_enter(SANDBOX_KEEP_HOST_MOUNTINFO, &info, err, sizeof err) == -1)
+            _exit(91);
+        if (mkdir("/proc2", 0555) == -1 || mount("proc", "/proc2", "proc", 0, NULL) == -1)
+            _exit(92);
+        ssize_t n = pread(info.host_mountinfo_fd, buf, sizeof buf - 1, 0);
+        if (n <= 0)
+            _exit(93);
+        buf[n] = '\0';
+        /* The host's table does not have our mount; ours does. */
+        _exit(strstr(buf, " /proc2 ") != NULL ? 94 : 0);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_proc2_in_sandbox_is_invisible_to_host),
+        cmocka_unit_test(test_sandbox_works_for_an_ordinary_user),
+        cmocka_unit_test(test_host_mountinfo_fd_still_reads_host_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
