@@ -4,6 +4,7 @@
 #include "sandbox.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,17 @@ static void test_sandbox_works_for_an_ordinary_user(void **state)
         }
         if (!info.used_user_namespace || info.outer_uid != 65534)
             _exit(92);
-        _exit(make_proc2_and_look(NULL));
+        /* Unprivileged, procfs can be mounted only for a PID namespace our
+         * user namespace owns: make one, as the lab does. */
+        if (unshare(CLONE_NEWPID) == -1)
+            _exit(93);
+        pid_t child = fork();
+        if (child == 0)
+            _exit(make_proc2_and_look(NULL));
+        int child_status;
+        if (child == -1 || waitpid(child, &child_status, 0) != child)
+            _exit(94);
+        _exit(WIFEXITED(child_status) ? WEXITSTATUS(child_status) : 95);
     }
     int status;
     assert_int_equal(waitpid(pid, &status, 0), pid);
