@@ -1,0 +1,105 @@
+/* lesson.h: the lesson model, and the parser of lesson files.
+ *
+ * A lesson is one AsciiDoc file in lessons/ written in the small subset that
+ * docs/lesson-format.adoc documents: the shell renders it in the terminal and
+ * asciidoctor renders the same file into the HTML handbook. This module is
+ * pure: it knows nothing of the terminal or the lab.
+ */
+#ifndef PIDNS_TUTOR_LESSON_H
+#define PIDNS_TUTOR_LESSON_H
+
+#include <stddef.h>
+
+enum lesson_block_type {
+    LESSON_TEXT,     /* a paragraph (or list) of explanation */
+    LESSON_CODE,     /* source code, resolved from an include:: of an example */
+    LESSON_RUN,      /* a command line the step runs in the lab, output live */
+    LESSON_EXPECT,   /* what the preceding RUN must print (a pattern, see below) */
+    LESSON_PREDICT,  /* "predict, then run": a question before the next RUN */
+    LESSON_EXERCISE, /* a task the learner does alone; `check` verifies it */
+    LESSON_QUIZ,     /* a question with choices */
+};
+
+struct lesson_choice {
+    char *text;
+    int correct;
+    char *explanation; /* why this choice is right or wrong */
+};
+
+struct lesson_hint {
+    char *when; /* shell condition run in the lab (exit 0 = applies); NULL = always */
+    char *text;
+};
+
+struct lesson_block {
+    enum lesson_block_type type;
+    int line; /* where it starts in the file, for messages */
+    /* TEXT: the paragraph. CODE: the code. RUN: the command line. EXPECT: the
+     * pattern. PREDICT: the question. EXERCISE: the task. QUIZ: the question. */
+    char *text;
+    /* CODE: "examples/pidns_init_sleep.c" and the tag; first_line is the
+     * line number of the code's first line in that file. */
+    char *source_path;
+    char *source_tag;
+    int first_line;
+    /* RUN: 1 when the command keeps running (an example ending in sleep) and
+     * is expected to go to the background. */
+    int background;
+    /* PREDICT: the answer the learner should give (compared normalized). */
+    char *answer;
+    /* EXERCISE: the check (a shell command run in the lab with LC_ALL=C;
+     * exit 0 = done), the worked solution shown once it passes, and hints. */
+    char *check;
+    char *solution;
+    struct lesson_hint *hints;
+    size_t hint_count;
+    /* QUIZ */
+    struct lesson_choice *choices;
+    size_t choice_count;
+};
+
+struct lesson_step {
+    char *title;
+    int line;
+    struct lesson_block *blocks;
+    size_t block_count;
+};
+
+struct lesson {
+    char *path;    /* the file it came from */
+    char *id;      /* file name without .adoc, e.g. "01-new-namespace" */
+    int number;    /* the leading number of the file name */
+    char *title;
+    char *summary; /* one line, for the lesson list */
+    char *kernel;  /* the kernel version it needs, e.g. "3.8"; NULL = any */
+    int minutes;   /* expected time to finish */
+    struct lesson_step *steps;
+    size_t step_count;
+};
+
+/* Parses one lesson file. include:: paths resolve relative to the file's
+ * directory. Returns 0, or -1 with "FILE:LINE: what is wrong" in err. */
+int lesson_parse_file(const char *path, struct lesson *out, char *err, size_t errlen);
+/* The same from memory: name is used in messages and as the id; includes
+ * resolve relative to base_dir. */
+int lesson_parse_string(const char *text, const char *name, const char *base_dir,
+                        struct lesson *out, char *err, size_t errlen);
+void lesson_free(struct lesson *lesson);
+
+/* Loads every NN-*.adoc in dir, sorted by number. Any malformed file is an
+ * error (never skipped). Caller frees with lesson_free_all. */
+int lesson_load_dir(const char *dir, struct lesson **lessons, size_t *count, char *err,
+                    size_t errlen);
+void lesson_free_all(struct lesson *lessons, size_t count);
+
+/* Compares a command's output with an EXPECT pattern: whole lines, with
+ * trailing spaces and runs of blanks folded; in the pattern, {N} matches a
+ * number, {*} any text within a line, and a line "..." any number of lines.
+ * Returns 1 on a match, 0 otherwise. */
+int lesson_output_matches(const char *pattern, const char *output);
+
+/* Compares a learner's prediction with the expected answer: case, surrounding
+ * blanks and runs of blanks ignored. Returns 1 on a match. */
+int lesson_answer_matches(const char *expected, const char *given);
+
+#endif

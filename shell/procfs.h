@@ -1,0 +1,80 @@
+/* procfs.h: reading what the kernel says about processes and namespaces.
+ *
+ * The parsers (procfs_parse_*) are pure and unit-tested on fixture files; the
+ * readers take a proc_root ("/proc", or the lab's procfs as lab_path() gives
+ * it) so the shell can look at any namespace's view.
+ */
+#ifndef PIDNS_TUTOR_PROCFS_H
+#define PIDNS_TUTOR_PROCFS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define PROCFS_MAX_LEVELS 33 /* the kernel's 32 nested levels plus the root */
+
+struct procfs_status {
+    char name[64];
+    char state;  /* R, S, T, Z ... */
+    pid_t pid;   /* as the proc root's namespace sees it */
+    pid_t ppid;  /* 0 when the parent is outside that namespace */
+    int nspid_count;
+    pid_t nspid[PROCFS_MAX_LEVELS]; /* NSpid: proc root's namespace first, own last */
+};
+
+/* Parses the text of /proc/PID/status. Returns 0, or -1 when Name, Pid or
+ * PPid is missing or malformed. NSpid is optional (kernels before 4.1): then
+ * nspid_count is 1 and nspid[0] = pid. */
+int procfs_parse_status(const char *text, struct procfs_status *out);
+int procfs_read_status(const char *proc_root, pid_t pid, struct procfs_status *out);
+
+/* Parses a namespace link such as "pid:[4026532412]". Returns 0 or -1. */
+int procfs_parse_ns_link(const char *link, char *type, size_t typelen, unsigned long long *inode);
+/* readlink PROC_ROOT/PID/ns/NAME into buf. Returns 0 or -1 (errno set). */
+int procfs_read_ns_link(const char *proc_root, pid_t pid, const char *name, char *buf, size_t len);
+
+/* The numeric entries of proc_root, sorted ascending. Caller frees *pids. */
+int procfs_list_pids(const char *proc_root, pid_t **pids, size_t *count);
+
+struct procfs_mount {
+    unsigned mount_id, parent_id;
+    char *mount_point; /* unescaped (\040 -> space) */
+    char *fstype;
+    char *source;
+};
+/* Parses one line of /proc/PID/mountinfo in place (pointers into line). */
+int procfs_parse_mountinfo_line(char *line, struct procfs_mount *out);
+
+/* The hierarchy of PID namespaces as the proc root's namespace sees it. */
+struct procfs_process {
+    pid_t pid; /* in the proc root's namespace */
+    struct procfs_status status;
+};
+struct procfs_pidns {
+    unsigned long long inode;
+    int level; /* 0 = the proc root's own namespace */
+    struct procfs_pidns *parent;
+    struct procfs_pidns **children;
+    size_t child_count;
+    struct procfs_process *members; /* processes whose own namespace this is */
+    size_t member_count;
+};
+struct procfs_tree {
+    struct procfs_pidns *root;
+    struct procfs_pidns **all; /* every namespace, root first */
+    size_t count;
+};
+
+/* Pure construction, for tests and for the reader below: add one process,
+ * given the inodes of its namespace chain: ns_chain[0] its own namespace,
+ * ns_chain[1] that one's parent, ..., ns_chain[chain_len - 1] the proc root's
+ * namespace (the tree's root). Returns 0, or -1 if the chain does not end at
+ * the root or contradicts what was added before. */
+void procfs_tree_init(struct procfs_tree *tree, unsigned long long root_inode);
+int procfs_tree_add(struct procfs_tree *tree, const struct procfs_status *status,
+                    const unsigned long long *ns_chain, size_t chain_len);
+/* Reads every process of proc_root and builds the tree (NS_GET_PARENT for
+ * the ancestry). Returns 0 or -1. */
+int procfs_read_tree(const char *proc_root, struct procfs_tree *tree);
+void procfs_tree_free(struct procfs_tree *tree);
+
+#endif
