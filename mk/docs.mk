@@ -1,0 +1,84 @@
+# mk/docs.mk: the documentation, built with asciidoctor into $(O)/docs/.
+#
+#   make docs        HTML guides, the lesson handbook, one HTML page per lesson,
+#                    the man pages (and an HTML rendering of each)
+#   make docs-check  the same, then every man page through `man -l` with
+#                    groff warnings on: any warning fails (run by make check)
+#
+# Every document is built with --failure-level WARN, so a broken include, a
+# missing tag or a bad cross reference fails the build instead of leaving a
+# hole in the page. The handbook is built from the very lessons/*.adoc files
+# the shell reads; their include::../examples/... lines resolve against the
+# real example sources.
+
+ASCIIDOCTOR ?= asciidoctor
+DOCS_O      := $(O)/docs
+ADOC_ATTRS  := -a pidns-tutor-version=$(VERSION) -a revnumber=$(VERSION) \
+	-a mansource=pidns-tutor -a manmanual='pidns-tutor manual' \
+	-a sectanchors -a nofooter
+ADOC        = $(ASCIIDOCTOR) --failure-level WARN $(ADOC_ATTRS)
+
+GUIDE_SRCS  := $(wildcard docs/*.adoc)
+GUIDE_HTML  := $(patsubst docs/%.adoc,$(DOCS_O)/%.html,$(GUIDE_SRCS))
+# Man page sources are named NAME.SECTION.adoc (pidns-tutor.1.adoc).
+MAN_SRCS    := $(wildcard docs/man/*.adoc)
+MAN_PAGES   := $(patsubst docs/man/%.adoc,$(DOCS_O)/man/%,$(MAN_SRCS))
+MAN_HTML    := $(patsubst docs/man/%.adoc,$(DOCS_O)/man/%.html,$(MAN_SRCS))
+LESSON_SRCS := $(sort $(wildcard lessons/[0-9]*.adoc))
+LESSON_HTML := $(patsubst lessons/%.adoc,$(DOCS_O)/lessons/%.html,$(LESSON_SRCS))
+HANDBOOK    := $(DOCS_O)/handbook.html
+# Lessons and reference pages include example code: rebuild when it changes.
+DOC_INCLUDES := $(wildcard examples/*.c docs/include/*.adoc)
+DOCS_ALL    := $(GUIDE_HTML) $(MAN_PAGES) $(MAN_HTML) $(LESSON_HTML) $(HANDBOOK)
+
+.PHONY: docs docs-check docs-man-lint
+docs: $(DOCS_ALL)
+
+$(DOCS_O)/%.html: docs/%.adoc $(DOC_INCLUDES)
+	@mkdir -p $(@D)
+	$(ADOC) -a toc=left -o $@ $<
+
+$(DOCS_O)/man/%.html: docs/man/%.adoc $(DOC_INCLUDES)
+	@mkdir -p $(@D)
+	$(ADOC) -o $@ $<
+
+# A manpage: NAME.SECTION from NAME.SECTION.adoc (the pattern has no dot in
+# the target so it does not also match the .html rule above).
+$(MAN_PAGES): $(DOCS_O)/man/%: docs/man/%.adoc $(DOC_INCLUDES)
+	@mkdir -p $(@D)
+	$(ADOC) -b manpage -o $@ $<
+
+$(DOCS_O)/lessons/%.html: lessons/%.adoc $(DOC_INCLUDES)
+	@mkdir -p $(@D)
+	$(ADOC) -a toc=left -o $@ $<
+
+# The handbook: every lesson, in order, as a chapter of one book. The master
+# file is generated so that a new lesson needs no edit here; lessons are
+# included by absolute path, and their own include:: lines resolve relative
+# to the lesson file, as when the shell reads it.
+$(DOCS_O)/handbook.adoc: $(LESSON_SRCS) mk/docs.mk
+	@mkdir -p $(@D)
+	@{ printf '= pidns-tutor: the lesson handbook\n:doctype: book\n:toc: left\n'; \
+	   printf ':toclevels: 2\n:sectnums!:\n\n'; \
+	   printf 'Every lesson of the tutorial, as the shell shows it, with the code it runs.\n'; \
+	   printf 'The commands marked as steps run live in the shell (`pidns-tutor`);\n'; \
+	   printf 'here they are printed so that you can read ahead or review.\n'; \
+	   for f in $(abspath $(LESSON_SRCS)); do printf '\ninclude::%s[leveloffset=+1]\n' "$$f"; done; \
+	   [ -n "$(LESSON_SRCS)" ] || printf '\nNo lessons were found in lessons/.\n'; \
+	 } >$@.tmp && mv $@.tmp $@
+
+$(HANDBOOK): $(DOCS_O)/handbook.adoc $(LESSON_SRCS) $(DOC_INCLUDES)
+	$(ADOC) -o $@ $<
+
+# man -l through man-db with groff's warnings enabled; stderr must stay empty.
+docs-man-lint: $(MAN_PAGES)
+	@for m in $(MAN_PAGES); do \
+	    warn=$$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$$m" 2>&1 >/dev/null); \
+	    if [ -n "$$warn" ]; then echo "docs: $$m: man -l warns:"; echo "$$warn"; exit 1; fi; \
+	    LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$$m" | grep -q . || { echo "docs: $$m renders empty"; exit 1; }; \
+	done; echo "docs: $(words $(MAN_PAGES)) man pages render without warnings"
+
+docs-check: docs docs-man-lint
+	@echo "docs: $(words $(DOCS_ALL)) documents built warning-free into $(DOCS_O)/"
+
+CHECK_EXTRA += docs-check

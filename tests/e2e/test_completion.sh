@@ -1,0 +1,96 @@
+#!/bin/sh
+# test_completion.sh: the bash completion of pidns-tutor offers what the
+# program accepts. Sources completions/pidns-tutor.bash in bash, calls the
+# completion function with COMP_WORDS/COMP_CWORD set as bash would, and checks
+# COMPREPLY: the options, lesson names after --auto (from --lessons DIR, and
+# from the installed layout next to the binary), directories after --lessons.
+# When build/pidns-tutor exists, the options offered must be exactly the long
+# options its --help lists.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+set -u
+BUILD=${PIDNS_TUTOR_BUILD:-build}
+SRC=${PIDNS_TUTOR_SRC:-$(pwd)}
+passed=0 failed=0 skipped=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok - $1"; passed=$((passed + 1)); }
+not_ok() { echo "not ok - $1"; shift; printf '    %s\n' "$@"; failed=$((failed + 1)); }
+skip_test() { echo "skip - $1: $2"; skipped=$((skipped + 1)); }
+
+# complete WORD... : COMPREPLY (sorted, one per line) for the last word.
+complete_line() {
+    COMP_WORDS=("$@")
+    COMP_CWORD=$(($# - 1))
+    COMPREPLY=()
+    _pidns_tutor
+    printf '%s\n' "${COMPREPLY[@]}" | sort
+}
+
+# expect NAME EXPECTED WORD...
+expect() {
+    local name=$1 want=$2 got
+    shift 2
+    got=$(complete_line "$@")
+    if [ "$got" = "$(printf '%s\n' $want | sort)" ]; then
+        ok "$name"
+    else
+        not_ok "$name" "words: $*" "want: $(echo $want)" "got:  $(echo $got)"
+    fi
+}
+
+# shellcheck source=/dev/null
+. "$SRC/completions/pidns-tutor.bash" || { echo "cannot source the completion"; exit 1; }
+complete -p pidns-tutor | grep -q -- '-F _pidns_tutor' &&
+    ok "sourcing registers _pidns_tutor for pidns-tutor" ||
+    not_ok "sourcing registers _pidns_tutor for pidns-tutor"
+
+all_opts='--auto --doctor --help --lessons --no-color --version'
+expect "an empty word offers every option" "$all_opts" pidns-tutor ''
+expect "a dash offers every option" "$all_opts" pidns-tutor -
+expect "--a completes to --auto" "--auto" pidns-tutor --a
+expect "--no completes to --no-color" "--no-color" pidns-tutor --no
+
+mkdir -p "$tmp/mine" "$tmp/mine-too" "$tmp/file-dir"
+: >"$tmp/mine/01-first.adoc"
+: >"$tmp/mine/02-second.adoc"
+: >"$tmp/mine/README.adoc"
+: >"$tmp/afile"
+expect "--auto offers all and the lessons of --lessons DIR" "all 01-first 02-second" \
+    pidns-tutor --lessons "$tmp/mine" --auto ''
+expect "--auto completes a lesson name from its number" "02-second" \
+    pidns-tutor --lessons "$tmp/mine" --auto 02
+expect "--auto=VALUE form completes too" "01-first" \
+    pidns-tutor --lessons="$tmp/mine" --auto = 01
+expect "--lessons offers directories only" "$tmp/mine $tmp/mine-too" \
+    pidns-tutor --lessons "$tmp/mi"
+
+# The installed layout: PREFIX/bin/pidns-tutor and PREFIX/share/pidns-tutor/lessons.
+mkdir -p "$tmp/prefix/bin" "$tmp/prefix/share/pidns-tutor/lessons"
+printf '#!/bin/sh\n' >"$tmp/prefix/bin/pidns-tutor"
+chmod 755 "$tmp/prefix/bin/pidns-tutor"
+: >"$tmp/prefix/share/pidns-tutor/lessons/07-installed.adoc"
+PATH="$tmp/prefix/bin:$PATH" expect "--auto finds the installed lessons next to the binary" \
+    "all 07-installed" pidns-tutor --auto ''
+expect "--auto with no lessons to find still offers all" "all" "$tmp/afile" --auto ''
+
+if [ -x "$BUILD/pidns-tutor" ]; then
+    help_opts=$("$BUILD/pidns-tutor" --help 2>&1 | grep -oE -- '--[a-z][a-z-]*' | sort -u)
+    if [ "$help_opts" = "$(printf '%s\n' $all_opts)" ]; then
+        ok "the options offered are exactly the long options of --help"
+    else
+        not_ok "the options offered are exactly the long options of --help" \
+            "--help: $(echo $help_opts)" "completion: $all_opts"
+    fi
+    lessons=$(cd "$SRC/lessons" 2>/dev/null && ls [0-9]*.adoc 2>/dev/null | sed 's/\.adoc$//')
+    want="all $lessons"
+    expect "build/pidns-tutor --auto offers the source tree's lessons" "$want" \
+        "$SRC/$BUILD/pidns-tutor" --auto ''
+else
+    skip_test "options match --help" "$BUILD/pidns-tutor is not built"
+fi
+
+echo "[  PASSED  ] $passed test(s)."
+[ $skipped -eq 0 ] || echo "[  SKIPPED ] $skipped test(s)."
+[ $failed -eq 0 ] || echo "[  FAILED  ] $failed test(s)."
+[ $failed -eq 0 ]
