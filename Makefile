@@ -96,10 +96,11 @@ $(O)/tests/integration/%: tests/integration/%.c $(TESTLIB_OBJS) $(LIBTUTOR) $(SH
 	@mkdir -p $(@D)
 	$(TEST_LINK)
 
-# Small programs the tests drive (a pty driver, fake environments).
-$(O)/tests/helpers/%: tests/helpers/%.c
+# Small programs the tests and benchmarks drive (a pty driver, a sandbox
+# launcher, a lab holder); they may use the shell's modules.
+$(O)/tests/helpers/%: tests/helpers/%.c $(LIBTUTOR) $(SHELL_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< -lutil
+	$(CC) $(ALL_CPPFLAGS) -Ishell $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBTUTOR) $(READLINE_LIBS) -lutil
 
 # Installs what is missing with apt-get as root; otherwise prints the command.
 deps:
