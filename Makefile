@@ -41,7 +41,7 @@ SHELL_SRCS   := $(filter-out shell/main.c,$(wildcard shell/*.c))
 SHELL_OBJS   := $(patsubst shell/%.c,$(O)/obj/shell/%.o,$(SHELL_SRCS))
 SHELL_HDRS   := $(wildcard shell/*.h)
 LIBTUTOR     := $(O)/libtutor.a
-TUTOR        := $(O)/pidns-tutor
+TUTOR        := $(if $(wildcard shell/main.c),$(O)/pidns-tutor)
 TESTLIB_SRCS := $(wildcard tests/lib/*.c)
 TESTLIB_OBJS := $(patsubst tests/lib/%.c,$(O)/obj/tests/lib/%.o,$(TESTLIB_SRCS))
 UNIT_TESTS   := $(patsubst tests/unit/%.c,$(O)/tests/unit/%,$(wildcard tests/unit/test_*.c))
@@ -108,7 +108,7 @@ deps:
 
 run: deps
 	@$(MAKE) --no-print-directory all
-	$(TUTOR)
+	$(O)/pidns-tutor
 
 # Tests: deps first, then a fresh make so pkg-config sees the installed packages.
 check: deps
