@@ -25,7 +25,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mount.h> /* "none" as the type of bind and propagation mounts: ignored by the kernel, but never NULL, which valgrind flags */
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -131,6 +131,8 @@ static int bind_host_entries(char *err, size_t errlen)
     return rc;
 }
 
+/* Bind and propagation mounts pass "none" as source and type: the kernel
+ * ignores them, and valgrind flags NULL. */
 static int build_root(char *err, size_t errlen)
 {
     if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) == -1)
