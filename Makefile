@@ -54,7 +54,8 @@ BUILD_DEFS = -DPIDNS_TUTOR_VERSION='"$(VERSION)"' \
 
 # Debian/Ubuntu packages the build, the tests and the docs need.
 DEB_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev libcmocka-dev \
-	asciidoctor util-linux procps tmux valgrind clang libclang-rt-dev
+	asciidoctor util-linux procps tmux valgrind clang libclang-rt-dev \
+	man-db time hyperfine
 
 .PHONY: all examples tutor tests deps run check check-run clean
 all: examples tutor tests
