@@ -41,7 +41,7 @@ SHELL_SRCS   := $(filter-out shell/main.c,$(wildcard shell/*.c))
 SHELL_OBJS   := $(patsubst shell/%.c,$(O)/obj/shell/%.o,$(SHELL_SRCS))
 SHELL_HDRS   := $(wildcard shell/*.h)
 LIBTUTOR     := $(O)/libtutor.a
-TUTOR        := $(O)/pidns-tutor
+TUTOR        := $(if $(wildcard shell/main.c),$(O)/pidns-tutor)
 TESTLIB_SRCS := $(wildcard tests/lib/*.c)
 TESTLIB_OBJS := $(patsubst tests/lib/%.c,$(O)/obj/tests/lib/%.o,$(TESTLIB_SRCS))
 UNIT_TESTS   := $(patsubst tests/unit/%.c,$(O)/tests/unit/%,$(wildcard tests/unit/test_*.c))
@@ -52,11 +52,13 @@ BUILD_DEFS = -DPIDNS_TUTOR_VERSION='"$(VERSION)"' \
 	-DPIDNS_TUTOR_DATADIR='"$(DATADIR)"' \
 	-DPIDNS_TUTOR_LIBEXECDIR='"$(LIBEXECDIR)"'
 
-# Debian/Ubuntu packages the build, the tests and the docs need.
-DEB_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev libcmocka-dev \
-	asciidoctor util-linux procps tmux valgrind clang libclang-rt-dev
+# Debian/Ubuntu packages: what building and running the tutorial needs, and
+# what the tests, docs, hardening and benchmarks need on top.
+DEB_RUN_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev util-linux procps
+DEB_CHECK_PACKAGES = $(DEB_RUN_PACKAGES) libcmocka-dev asciidoctor tmux valgrind clang \
+	libclang-rt-dev man-db time hyperfine
 
-.PHONY: all examples tutor tests deps run check check-run clean
+.PHONY: all examples tutor tests deps deps-check run check check-run clean
 all: examples tutor tests
 
 examples: $(EXAMPLES)
@@ -96,21 +98,25 @@ $(O)/tests/integration/%: tests/integration/%.c $(TESTLIB_OBJS) $(LIBTUTOR) $(SH
 	@mkdir -p $(@D)
 	$(TEST_LINK)
 
-# Small programs the tests drive (a pty driver, fake environments).
-$(O)/tests/helpers/%: tests/helpers/%.c
+# Small programs the tests and benchmarks drive (a pty driver, a sandbox
+# launcher, a lab holder); they may use the shell's modules.
+$(O)/tests/helpers/%: tests/helpers/%.c $(LIBTUTOR) $(SHELL_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< -lutil
+	$(CC) $(ALL_CPPFLAGS) -Ishell $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBTUTOR) $(READLINE_LIBS) -lutil
 
-# Installs what is missing with apt-get as root; otherwise prints the command.
+# Install what is missing with apt-get as root; otherwise print the command.
 deps:
-	@sh tests/deps.sh $(DEB_PACKAGES)
+	@sh tests/deps.sh $(DEB_RUN_PACKAGES)
+
+deps-check:
+	@sh tests/deps.sh $(DEB_CHECK_PACKAGES)
 
 run: deps
 	@$(MAKE) --no-print-directory all
-	$(TUTOR)
+	$(O)/pidns-tutor
 
 # Tests: deps first, then a fresh make so pkg-config sees the installed packages.
-check: deps
+check: deps-check
 	@$(MAKE) --no-print-directory check-run
 
 # mk/*.mk fragments add their own steps (docs, sanitizers, valgrind, fuzz) to CHECK_EXTRA.

@@ -106,7 +106,7 @@ static int bind_entry(const char *name, char *err, size_t errlen)
             return fail(err, errlen, "creating /%s", name);
         close(fd);
     }
-    if (mount(from, name, NULL, MS_BIND | MS_REC, NULL) == -1)
+    if (mount(from, name, "none", MS_BIND | MS_REC, NULL) == -1)
         return fail(err, errlen, "bind-mounting /%s", name);
     return 0;
 }
@@ -131,9 +131,11 @@ static int bind_host_entries(char *err, size_t errlen)
     return rc;
 }
 
+/* Bind and propagation mounts pass "none" as source and type: the kernel
+ * ignores them, and valgrind flags NULL. */
 static int build_root(char *err, size_t errlen)
 {
-    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
+    if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) == -1)
         return fail(err, errlen, "making / private (mount MS_REC|MS_PRIVATE)");
     if (mount("pidns-tutor", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64m") == -1)
         return fail(err, errlen, "mounting the lab's tmpfs root");

@@ -17,9 +17,18 @@ if [ "$(id -u)" -ne 0 ]; then
     echo "deps: run:  sudo apt-get install -y$missing   (then run make again)" >&2
     exit 1
 fi
-echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq || { echo "deps: apt-get update failed" >&2; exit 1; }
+# A name this release does not have (say, libclang-rt-dev on an older
+# Ubuntu) is reported and left out rather than failing the whole install.
+available=""
+for p in $missing; do
+    if apt-cache show "$p" >/dev/null 2>&1; then available="$available $p"
+    else echo "deps: warning: no package $p in this release's lists; skipped" >&2; fi
+done
+missing=$available
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing"
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null || {
     echo "deps: apt-get install$missing failed" >&2; exit 1; }
