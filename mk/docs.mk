@@ -15,8 +15,13 @@ ASCIIDOCTOR ?= asciidoctor
 DOCS_O      := $(O)/docs
 ADOC_ATTRS  := -a pidns-tutor-version=$(VERSION) -a revnumber=$(VERSION) \
 	-a mansource=pidns-tutor -a manmanual='pidns-tutor manual' \
-	-a sectanchors -a nofooter
+	-a sectanchors -a nofooter \
+	-a bindir=$(BINDIR) -a libexecdir=$(LIBEXECDIR) -a datadir=$(DATADIR) \
+	-a mandir=$(MANDIR) -a docdir=$(DOCDIR)
 ADOC        = $(ASCIIDOCTOR) --failure-level WARN $(ADOC_ATTRS)
+# asciidoctor writes the page even when it then fails on a warning: remove it,
+# or the next make would take the broken page as up to date.
+ADOC_TO     = $(ADOC) $(1) -o $@ $< || { rm -f $@; exit 1; }
 
 GUIDE_SRCS  := $(wildcard docs/*.adoc)
 GUIDE_HTML  := $(patsubst docs/%.adoc,$(DOCS_O)/%.html,$(GUIDE_SRCS))
@@ -28,29 +33,31 @@ LESSON_SRCS := $(sort $(wildcard lessons/[0-9]*.adoc))
 LESSON_HTML := $(patsubst lessons/%.adoc,$(DOCS_O)/lessons/%.html,$(LESSON_SRCS))
 HANDBOOK    := $(DOCS_O)/handbook.html
 # Lessons and reference pages include example code: rebuild when it changes.
-DOC_INCLUDES := $(wildcard examples/*.c docs/include/*.adoc)
+# The reference pages also quote recorded sessions (docs/samples/NAME.txt), and
+# name the install paths, so they follow a change of PREFIX (install.mk stamp).
+DOC_INCLUDES := $(wildcard examples/*.c docs/include/*.adoc docs/samples/*.txt) $(O)/build-defs.stamp
 DOCS_ALL    := $(GUIDE_HTML) $(MAN_PAGES) $(MAN_HTML) $(LESSON_HTML) $(HANDBOOK)
 
-.PHONY: docs docs-check docs-man-lint
+.PHONY: docs docs-check docs-man-lint docs-samples
 docs: $(DOCS_ALL)
 
 $(DOCS_O)/%.html: docs/%.adoc $(DOC_INCLUDES)
 	@mkdir -p $(@D)
-	$(ADOC) -a toc=left -o $@ $<
+	$(call ADOC_TO,-a toc=left)
 
 $(DOCS_O)/man/%.html: docs/man/%.adoc $(DOC_INCLUDES)
 	@mkdir -p $(@D)
-	$(ADOC) -o $@ $<
+	$(call ADOC_TO,)
 
 # A manpage: NAME.SECTION from NAME.SECTION.adoc (the pattern has no dot in
 # the target so it does not also match the .html rule above).
 $(MAN_PAGES): $(DOCS_O)/man/%: docs/man/%.adoc $(DOC_INCLUDES)
 	@mkdir -p $(@D)
-	$(ADOC) -b manpage -o $@ $<
+	$(call ADOC_TO,-b manpage)
 
 $(DOCS_O)/lessons/%.html: lessons/%.adoc $(DOC_INCLUDES)
 	@mkdir -p $(@D)
-	$(ADOC) -a toc=left -o $@ $<
+	$(call ADOC_TO,-a toc=left)
 
 # The handbook: every lesson, in order, as a chapter of one book. The master
 # file is generated so that a new lesson needs no edit here; lessons are
@@ -68,7 +75,7 @@ $(DOCS_O)/handbook.adoc: $(LESSON_SRCS) mk/docs.mk
 	 } >$@.tmp && mv $@.tmp $@
 
 $(HANDBOOK): $(DOCS_O)/handbook.adoc $(LESSON_SRCS) $(DOC_INCLUDES)
-	$(ADOC) -o $@ $<
+	$(call ADOC_TO,)
 
 # man -l through man-db with groff's warnings enabled; stderr must stay empty.
 docs-man-lint: $(MAN_PAGES)
@@ -80,5 +87,10 @@ docs-man-lint: $(MAN_PAGES)
 
 docs-check: docs docs-man-lint
 	@echo "docs: $(words $(DOCS_ALL)) documents built warning-free into $(DOCS_O)/"
+
+# Re-records the sample sessions the reference pages show (needs root or user
+# namespaces; runs in the sandbox, never on the host's root).
+docs-samples: examples $(O)/tests/helpers/in_sandbox
+	@O=$(O) sh docs/samples/capture.sh
 
 CHECK_EXTRA += docs-check
