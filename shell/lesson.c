@@ -86,6 +86,7 @@ static int lesson_parse_header(struct lp *p, struct lesson *out)
         lp_is_blank(lp_line(p, p->pos) + 2))
         return lp_fail(p, p->pos < p->limit ? p->pos : 0,
                        "a lesson starts with its title: '= Title'");
+    size_t title_line = p->pos;
     out->title = strdup(lp_line(p, p->pos) + 2);
     if (!out->title)
         return lp_oom(p);
@@ -99,9 +100,9 @@ static int lesson_parse_header(struct lp *p, struct lesson *out)
             return -1;
     }
     if (!out->summary)
-        return lp_fail(p, 0, "the header has no ':summary:' (one line for the lesson list)");
+        return lp_fail(p, title_line, "the header has no ':summary:' (one line for the lesson list)");
     if (!out->minutes)
-        return lp_fail(p, 0, "the header has no ':minutes:' (the expected time to finish)");
+        return lp_fail(p, title_line, "the header has no ':minutes:' (the expected time to finish)");
     return 0;
 }
 

@@ -62,7 +62,7 @@ static int lb_source(struct lp *p, struct lesson_step *step, size_t at)
         return -1;
     free(content);
     if (ce - cs != 1) {
-        lp_fail(p, cs < ce ? cs : at, "a [source] listing holds exactly one include:: line "
+        lp_fail(p, at, "a [source] listing holds exactly one include:: line "
                                       "(code comes from the example files)");
         return -1;
     }

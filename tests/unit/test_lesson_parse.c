@@ -94,10 +94,138 @@ static void test_every_feature_is_read_into_the_model(void **state)
     lesson_free(&l);
 }
 
+/* Each malformed fixture says on its first line what it must be refused
+ * with: "// expect-error: LINE: text". */
+static int expect_refused(const char *dir, const char *file)
+{
+    char path[8192], err[1024], want[512], where[600];
+    int line = 0, failed = 0;
+    snprintf(path, sizeof(path), "%s/%s", dir, file);
+    FILE *f = fopen(path, "r");
+    if (!f || fscanf(f, "// expect-error: %d: %511[^\n]", &line, want) != 2) {
+        print_message("%s: no '// expect-error: LINE: text' first line\n", path);
+        if (f)
+            fclose(f);
+        return 1;
+    }
+    fclose(f);
+    struct lesson l;
+    if (lesson_parse_file(path, &l, err, sizeof(err)) == 0) {
+        print_message("%s: accepted, but must fail with '%s'\n", path, want);
+        lesson_free(&l);
+        return 1;
+    }
+    snprintf(where, sizeof(where), "%s:%d: ", file, line);
+    if (!strstr(err, where) || !strstr(err, want)) {
+        print_message("%s:\n  got:  %s\n  want: line %d, '%s'\n", file, err, line, want);
+        failed = 1;
+    }
+    return failed;
+}
+
+static void test_each_malformed_lesson_is_refused_with_file_and_line(void **state)
+{
+    (void)state;
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%s", fixture("malformed"));
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int cases = 0, failures = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".adoc") != 0)
+            continue;
+        cases++;
+        failures += expect_refused(dir, e->d_name);
+    }
+    closedir(d);
+    assert_true(cases >= 40); /* the fixtures are all there */
+    assert_int_equal(failures, 0);
+}
+
+static void test_message_names_file_then_line(void **state)
+{
+    (void)state;
+    struct lesson l;
+    char err[512];
+    const char *text = "= T\n:summary: s\n:minutes: 1\n\n== S\n\n[.bogus]\n----\nx\n----\n";
+    assert_int_equal(lesson_parse_string(text, "lessons/09-x.adoc", ".", &l, err, sizeof(err)), -1);
+    assert_string_equal(err, "lessons/09-x.adoc:7: unknown role '.bogus' (known: run, expect, "
+                             "predict, exercise, quiz; see docs/lesson-format.adoc)");
+    /* the model is left empty: nothing to free, nothing half-built */
+    assert_null(l.steps);
+    assert_null(l.title);
+}
+
+static void test_missing_file_is_an_error(void **state)
+{
+    (void)state;
+    struct lesson l;
+    char err[512];
+    assert_int_equal(lesson_parse_file(fixture("valid/99-none.adoc"), &l, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "99-none.adoc"));
+    assert_non_null(strstr(err, "No such file"));
+}
+
+static void test_string_and_file_agree(void **state)
+{
+    (void)state;
+    struct lesson l;
+    char err[512];
+    const char *text = "// comment first\n= Title here\n:summary: x\n:minutes: 2\n\n"
+                       "== One\n\nHello.\r\n\n[.run]\n----\nls -d /proc2/[1-9]*\n----\n";
+    assert_int_equal(lesson_parse_string(text, "07-cleanup.adoc", ".", &l, err, sizeof(err)), 0);
+    assert_string_equal(l.id, "07-cleanup");
+    assert_int_equal(l.number, 7);
+    assert_null(l.kernel);
+    assert_string_equal(l.steps[0].blocks[0].text, "Hello.");
+    assert_string_equal(l.steps[0].blocks[1].text, "ls -d /proc2/[1-9]*");
+    assert_int_equal(l.steps[0].blocks[1].line, 10);
+    lesson_free(&l);
+}
+
+static void test_load_dir_sorts_by_number(void **state)
+{
+    (void)state;
+    struct lesson *all;
+    size_t n;
+    char err[1024];
+    int rc = lesson_load_dir(fixture("valid"), &all, &n, err, sizeof(err));
+    if (rc != 0)
+        print_message("%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_true(n >= 2);
+    for (size_t i = 1; i < n; i++)
+        assert_true(all[i - 1].number < all[i].number);
+    lesson_free_all(all, n);
+}
+
+static void test_load_dir_refuses_a_malformed_lesson(void **state)
+{
+    (void)state;
+    struct lesson *all = (void *)1;
+    size_t n = 99;
+    char err[1024];
+    assert_int_equal(lesson_load_dir(fixture("baddir"), &all, &n, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "02-broken.adoc:"));
+    assert_null(all);
+    assert_int_equal(n, 0);
+    assert_int_equal(lesson_load_dir(fixture("nosuchdir"), &all, &n, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "nosuchdir"));
+    assert_int_equal(lesson_load_dir(fixture("examples"), &all, &n, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "no lessons"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_feature_is_read_into_the_model),
+        cmocka_unit_test(test_each_malformed_lesson_is_refused_with_file_and_line),
+        cmocka_unit_test(test_message_names_file_then_line),
+        cmocka_unit_test(test_missing_file_is_an_error),
+        cmocka_unit_test(test_string_and_file_agree),
+        cmocka_unit_test(test_load_dir_sorts_by_number),
+        cmocka_unit_test(test_load_dir_refuses_a_malformed_lesson),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
