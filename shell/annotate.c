@@ -3,6 +3,7 @@
  */
 #include "annotate.h"
 #include "procfs.h"
+#include "render.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -54,19 +55,10 @@ static int mentions_number(const char *text, long value)
 
 static void note_process(struct notes *n, const struct procfs_status *st)
 {
-    char chain[256] = "";
-    size_t used = 0;
-
-    for (int i = 1; i < st->nspid_count && used < sizeof chain - 16; i++)
-        used += (size_t)snprintf(chain + used, sizeof chain - used, "%s%d",
-                                 i > 1 ? ", then " : "", (int)st->nspid[i]);
-    if (st->nspid_count == 2)
-        add_note(n, "%d is %s's PID as the lab sees it; in its own namespace it is %d.",
-                 (int)st->nspid[0], st->name, (int)st->nspid[1]);
-    else
-        add_note(n, "%d is %s's PID as the lab sees it; one level down at a time it is %s "
-                    "(the last in its own namespace).",
-                 (int)st->nspid[0], st->name, chain);
+    char *sentence = render_note_nspid(st->name, st->nspid, st->nspid_count);
+    if (sentence != NULL)
+        add_note(n, "%s", sentence);
+    free(sentence);
 }
 
 static void note_namespace(struct notes *n, const struct procfs_pidns *ns)

@@ -112,74 +112,35 @@ static int read_tree(struct shell *sh, struct procfs_tree *tree)
     return 0;
 }
 
-static int by_pid(const void *a, const void *b)
+/* Prints text a line at a time with the values highlighted. */
+static void print_highlighted(struct shell *sh, char *text)
 {
-    const struct procfs_status *x = *(const struct procfs_status *const *)a;
-    const struct procfs_status *y = *(const struct procfs_status *const *)b;
-    return (x->pid > y->pid) - (x->pid < y->pid);
+    if (text == NULL) {
+        shell_error(sh, "out of memory");
+        return;
+    }
+    for (char *line = text, *next; *line != '\0'; line = next) {
+        next = line + strcspn(line, "\n");
+        if (*next == '\n')
+            *next++ = '\0';
+        char *lit = render_highlight(&sh->render, line);
+        fprintf(sh->render.out, "%s\n", lit != NULL ? lit : line);
+        free(lit);
+    }
+    free(text);
 }
 
 int cmd_ps(struct shell *sh, int argc, char **argv)
 {
     struct procfs_tree tree;
-    size_t count = 0, n = 0;
 
     (void)argc;
     (void)argv;
     if (read_tree(sh, &tree) == -1)
         return SHELL_ERROR;
-    for (size_t i = 0; i < tree.count; i++)
-        count += tree.all[i]->member_count;
-    const struct procfs_status **all = calloc(count + 1, sizeof *all);
-    for (size_t i = 0; all != NULL && i < tree.count; i++)
-        for (size_t m = 0; m < tree.all[i]->member_count; m++)
-            all[n++] = &tree.all[i]->members[m].status;
-    if (all != NULL)
-        qsort(all, n, sizeof *all, by_pid);
-    render_text(&sh->render, RENDER_HEADING, "  PID  PPID S  PIDs in nested namespaces  COMMAND");
-    for (size_t i = 0; i < n; i++) {
-        char chain[128] = "-";
-        size_t used = 0;
-        for (int k = 1; k < all[i]->nspid_count && used + 12 < sizeof chain; k++)
-            used += (size_t)snprintf(chain + used, sizeof chain - used, "%s%d",
-                                     k > 1 ? " " : "", (int)all[i]->nspid[k]);
-        char *line = NULL;
-        if (asprintf(&line, "%5d %5d %c  %-25s  %s", (int)all[i]->pid, (int)all[i]->ppid,
-                     all[i]->state, chain, all[i]->name) != -1) {
-            char *lit = render_highlight(&sh->render, line);
-            fprintf(sh->render.out, "%s\n", lit != NULL ? lit : line);
-            free(lit);
-            free(line);
-        }
-    }
-    free(all);
+    print_highlighted(sh, procfs_format_ps(&tree));
     procfs_tree_free(&tree);
     return SHELL_OK;
-}
-
-static void print_namespace(struct shell *sh, const struct procfs_pidns *ns, const char *indent,
-                            int last)
-{
-    char deeper[256];
-    const char *branch = ns->level == 0 ? "" : last ? "`-- " : "|-- ";
-
-    render_textf(&sh->render, RENDER_VALUE, "%s%spid:[%llu] level %d%s", indent, branch, ns->inode,
-                 ns->level, ns->level == 0 ? " (the lab)" : "");
-    snprintf(deeper, sizeof deeper, "%s%s", indent,
-             ns->level == 0 ? "" : last ? "    " : "|   ");
-    for (size_t m = 0; m < ns->member_count; m++) {
-        const struct procfs_status *st = &ns->members[m].status;
-        char chain[160] = "";
-        size_t used = 0;
-        for (int k = st->nspid_count - 2; k >= 0 && used + 12 < sizeof chain; k--)
-            used += (size_t)snprintf(chain + used, sizeof chain - used, "%s%d",
-                                     used > 0 ? ", " : "; above: ", (int)st->nspid[k]);
-        render_textf(&sh->render, RENDER_PLAIN, "%s%s  PID %d %s%s", deeper,
-                     ns->child_count > 0 ? "|" : " ", (int)st->nspid[st->nspid_count - 1],
-                     st->name, chain);
-    }
-    for (size_t c = 0; c < ns->child_count && strlen(deeper) < 200; c++)
-        print_namespace(sh, ns->children[c], deeper, c + 1 == ns->child_count);
 }
 
 int cmd_tree(struct shell *sh, int argc, char **argv)
@@ -190,8 +151,7 @@ int cmd_tree(struct shell *sh, int argc, char **argv)
     (void)argv;
     if (read_tree(sh, &tree) == -1)
         return SHELL_ERROR;
-    if (tree.root != NULL)
-        print_namespace(sh, tree.root, "", 1);
+    print_highlighted(sh, procfs_format_tree(&tree));
     procfs_tree_free(&tree);
     return SHELL_OK;
 }
@@ -208,9 +168,8 @@ static int parse_pid(const char *text, pid_t *pid)
 
 int cmd_ns(struct shell *sh, int argc, char **argv)
 {
-    static const char *const names[] = {"cgroup", "ipc", "mnt", "net", "pid", "pid_for_children",
-                                        "time", "time_for_children", "user", "uts"};
-    char link[128];
+    struct procfs_ns_entry entries[16];
+    size_t count = 0;
     pid_t pid;
 
     (void)argc;
@@ -218,23 +177,11 @@ int cmd_ns(struct shell *sh, int argc, char **argv)
         return command_usage_of(sh, "ns");
     if (!need_lab(sh))
         return SHELL_ERROR;
-    const char *proc = lab_path(sh->lab, "/proc");
-    char root[4096];
-    snprintf(root, sizeof root, "%s", proc);
-    if (procfs_read_ns_link(root, pid, "pid", link, sizeof link) == -1) {
+    if (procfs_read_ns_links(lab_path(sh->lab, "/proc"), pid, entries, 16, &count) == -1) {
         shell_error(sh, "no process %d in the lab (`ps` lists them)", (int)pid);
         return SHELL_ERROR;
     }
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (procfs_read_ns_link(root, pid, names[i], link, sizeof link) == 0) {
-            char *line = NULL;
-            if (asprintf(&line, "/proc/%d/ns/%-17s -> %s", (int)pid, names[i], link) == -1)
-                continue;
-            char *lit = render_highlight(&sh->render, line);
-            fprintf(sh->render.out, "%s\n", lit != NULL ? lit : line);
-            free(lit);
-            free(line);
-        }
+    print_highlighted(sh, procfs_format_ns_links(entries, count));
     return SHELL_OK;
 }
 
