@@ -292,13 +292,56 @@ static bool ex_status_field(const char *path, const char *field, char *value, si
         return false;
     while (!found && fgets(line, sizeof line, f) != NULL) {
         if (strncmp(line, field, len) == 0 && line[len] == ':') {
-            snprintf(value, size, "%s", line + len + 2);
-            value[strcspn(value, "\n")] = '\0';
+            const char *text = line + len + 2; /* after "Field:\t" */
+            size_t n = strcspn(text, "\n");
+            n = n < size ? n : size - 1;
+            memcpy(value, text, n);
+            value[n] = '\0';
             found = true;
         }
     }
     fclose(f);
     return found;
+}
+
+/* A bad command line: non-zero exit, one line naming the problem, and the
+ * sandbox's mounts and root directory exactly as before. */
+struct bad_case {
+    const char *command; /* shell command line */
+    const char *says;    /* a phrase the one error line must contain */
+};
+
+static int bad_arguments(void *arg)
+{
+    const struct bad_case *cases = arg;
+    int failed = 0;
+    char *out = NULL, *mounts_before = NULL, *mounts_after = NULL, *root_before = NULL,
+         *root_after = NULL;
+
+    tl_sh("cat /proc/self/mountinfo", &mounts_before);
+    tl_sh("ls -a /", &root_before);
+    for (const struct bad_case *c = cases; c->command != NULL; c++) {
+        free(out);
+        int rc = tl_sh(c->command, &out);
+        EXPECT(rc != 0, "'%s' exited 0", c->command);
+        EXPECT(out != NULL && strchr(out, '\n') == out + strlen(out) - 1,
+               "'%s' printed not exactly one line:\n%s", c->command, out);
+        EXPECT(strstr(out, c->says) != NULL, "'%s' said: %s", c->command, out);
+        free(mounts_after);
+        free(root_after);
+        tl_sh("cat /proc/self/mountinfo", &mounts_after);
+        tl_sh("ls -a /", &root_after);
+        EXPECT(strcmp(mounts_before, mounts_after) == 0, "'%s' left a mount", c->command);
+        EXPECT(strcmp(root_before, root_after) == 0, "'%s' left something in /:\n%s",
+               c->command, root_after);
+    }
+out:
+    free(out);
+    free(mounts_before);
+    free(mounts_after);
+    free(root_before);
+    free(root_after);
+    return failed;
 }
 
 #endif

@@ -159,46 +159,6 @@ static void test_init_sleep_without_mount_point_mounts_nothing(void **state)
     ex_run_test(init_sleep_without_mount_point, NULL, false);
 }
 
-/* A bad command line: non-zero exit, one line naming the problem, and the
- * sandbox's mounts and root directory exactly as before. */
-struct bad_case {
-    const char *command; /* shell command line */
-    const char *says;    /* a phrase the one error line must contain */
-};
-
-static int bad_arguments(void *arg)
-{
-    const struct bad_case *cases = arg;
-    int failed = 0;
-    char *out = NULL, *mounts_before = NULL, *mounts_after = NULL, *root_before = NULL,
-         *root_after = NULL;
-
-    tl_sh("cat /proc/self/mountinfo", &mounts_before);
-    tl_sh("ls -a /", &root_before);
-    for (const struct bad_case *c = cases; c->command != NULL; c++) {
-        free(out);
-        int rc = tl_sh(c->command, &out);
-        EXPECT(rc != 0, "'%s' exited 0", c->command);
-        EXPECT(out != NULL && strchr(out, '\n') == out + strlen(out) - 1,
-               "'%s' printed not exactly one line:\n%s", c->command, out);
-        EXPECT(strstr(out, c->says) != NULL, "'%s' said: %s", c->command, out);
-        free(mounts_after);
-        free(root_after);
-        tl_sh("cat /proc/self/mountinfo", &mounts_after);
-        tl_sh("ls -a /", &root_after);
-        EXPECT(strcmp(mounts_before, mounts_after) == 0, "'%s' left a mount", c->command);
-        EXPECT(strcmp(root_before, root_after) == 0, "'%s' left something in /:\n%s",
-               c->command, root_after);
-    }
-out:
-    free(out);
-    free(mounts_before);
-    free(mounts_after);
-    free(root_before);
-    free(root_after);
-    return failed;
-}
-
 static void test_init_sleep_bad_arguments_leave_nothing(void **state)
 {
     (void)state;
