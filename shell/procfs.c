@@ -105,9 +105,8 @@ static int parse_status_line(const char *line, struct procfs_status *out, int *s
     } else if (KEY("State") && !(*seen & 16)) {
         while (*value == ' ' || *value == '\t')
             value++;
-        if (!isalpha((unsigned char)*value)) /* R S D Z T t X I ... */
-            return -1;
-        out->state = *value;
+        if (isalpha((unsigned char)*value)) /* R S D Z T t X I ...; else stays '?' */
+            out->state = *value;
         *seen |= 16;
     } else if (KEY("Pid") && !(*seen & 2)) {
         if (parse_pid_field(value, 1, &out->pid) == -1)

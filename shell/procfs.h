@@ -14,7 +14,7 @@
 
 struct procfs_status {
     char name[64];
-    char state;  /* R, S, T, Z ... */
+    char state;  /* R, S, T, Z ... ('?' when State is missing or unreadable) */
     pid_t pid;   /* as the proc root's namespace sees it */
     pid_t ppid;  /* 0 when the parent is outside that namespace */
     int nspid_count;
@@ -23,7 +23,9 @@ struct procfs_status {
 
 /* Parses the text of /proc/PID/status. Returns 0, or -1 when Name, Pid or
  * PPid is missing or malformed. NSpid is optional (kernels before 4.1): then
- * nspid_count is 1 and nspid[0] = pid. */
+ * nspid_count is 1 and nspid[0] = pid. A malformed NSpid (not numbers, more
+ * than PROCFS_MAX_LEVELS, first entry not Pid) is an error too. The name is
+ * kept as the kernel escapes it ("\n" for a newline), cut to 63 bytes. */
 int procfs_parse_status(const char *text, struct procfs_status *out);
 int procfs_read_status(const char *proc_root, pid_t pid, struct procfs_status *out);
 /* The same on an open PROC_ROOT/PID directory: everything read through one
