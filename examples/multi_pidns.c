@@ -291,6 +291,7 @@ static int childFunc(void *arg)
             _exit(EXIT_FAILURE);
         close(args->goFd);
     }
+    // tag::nest[]
     snprintf(path, sizeof path, "/proc%d", args->level);
     if (mkdir(path, 0555) == -1 && errno != EEXIST)
         errExitChild("mkdir %s", path);
@@ -303,6 +304,7 @@ static int childFunc(void *arg)
 
     args->level--;
     pid_t child = cloneLevel(args);
+    // end::nest[]
     if (child == -1)
         errExitChild("clone(CLONE_NEWPID) for /proc%d%s", args->level,
                      errno == ENOSPC ? " (the kernel's 32-level nesting limit, or "

@@ -169,11 +169,14 @@ static int childFunc(void *arg)
         _exit(EXIT_FAILURE);
     close(args->goFd);
 
+    // tag::ids[]
     /* getppid() is 0: our parent is in the parent namespace, invisible here. */
     printf("childFunc(): PID  = %ld\n", (long)getpid());
     printf("childFunc(): PPID = %ld\n", (long)getppid());
+    // end::ids[]
 
     if (args->mountPoint != NULL) {
+        // tag::mount[]
         if (mkdir(args->mountPoint, 0555) == -1 && errno != EEXIST)
             errExitChild("mkdir %s", args->mountPoint);
         /* A procfs shows the PID namespace of the process that mounts it:
@@ -183,13 +186,16 @@ static int childFunc(void *arg)
             -1)
             errExitChild("mount procfs at %s", args->mountPoint);
         printf("Mounting procfs at %s\n", args->mountPoint);
+        // end::mount[]
     }
 
     /* The parent blocked some signals around clone(); a mask survives exec. */
     if (sigprocmask(SIG_SETMASK, &args->originalMask, NULL) == -1)
         errExitChild("sigprocmask");
     fflush(stdout); /* exec discards whatever stdio still holds */
+    // tag::exec[]
     execlp("sleep", "sleep", "600", (char *)NULL);
+    // end::exec[]
     errExitChild("execlp sleep");
     return EXIT_FAILURE;
 }
@@ -309,6 +315,7 @@ int main(int argc, char *argv[])
     if (stack == MAP_FAILED)
         errExit("mmap child stack");
     fflush(stdout);
+    // tag::clone[]
     childPid = clone(childFunc, stack + STACK_SIZE, CLONE_NEWPID | SIGCHLD, &args);
     int cloneErrno = errno;
     munmap(stack, STACK_SIZE);
@@ -321,6 +328,7 @@ int main(int argc, char *argv[])
     }
 
     printf("PID returned by clone(): %ld\n", (long)childPid);
+    // end::clone[]
     if (write(goPipe[1], "g", 1) != 1)
         errExit("write to child");
     close(goPipe[1]);
