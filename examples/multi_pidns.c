@@ -218,6 +218,8 @@ struct levelArgs {
     char **command;        /* NULL: sleep */
     int goFd, goWriteFd;   /* the topmost child waits for one byte on goFd */
     sigset_t originalMask; /* restored before exec */
+    char *parentStack;     /* the stack our parent runs on (NULL for the top) */
+    char *ownStack;        /* the stack this child runs on */
 };
 
 static int childFunc(void *arg);
@@ -231,6 +233,8 @@ static pid_t cloneLevel(struct levelArgs *args)
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
     if (stack == MAP_FAILED)
         return -1;
+    args->parentStack = args->ownStack;
+    args->ownStack = stack;
     fflush(stdout);
     pid_t pid = clone(childFunc, stack + STACK_SIZE, CLONE_NEWPID | SIGCHLD, args);
     int saved = errno;
@@ -271,6 +275,11 @@ static int childFunc(void *arg)
 {
     struct levelArgs *args = arg;
     char path[32], go;
+
+    /* Our copy of the stack our parent runs on is of no use to us, and
+     * would be copied again into every deeper level: free it. */
+    if (args->parentStack != NULL && munmap(args->parentStack, STACK_SIZE) == -1)
+        errExitChild("munmap");
 
     if (args->level == levels - 1) {
         /* The topmost child dies with the top process; every namespace
