@@ -288,12 +288,28 @@ static size_t pid_value_start(const char *s, size_t word_len, int *list)
     return is_digit(s[k]) ? k : 0;
 }
 
+/* A word naming a PID: pid itself, words ending in Pid or PID (PPid,
+ * TracerPid), in _pid (child_pid), and NSpid, ppid, getpid, getppid; not
+ * "rapid" or "stupid". */
+static int is_pid_word(const char *s, size_t w)
+{
+    static const char *const prefixes[] = {"", "p", "ns", "get", "getp"};
+    if (w < 3 || strncasecmp(s + w - 3, "pid", 3) != 0)
+        return 0;
+    if (s[w - 3] == 'P' || (w > 3 && s[w - 4] == '_'))
+        return 1;
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (w - 3 == strlen(prefixes[i]) && strncasecmp(s, prefixes[i], w - 3) == 0)
+            return 1;
+    return 0;
+}
+
 static size_t highlight_pid_context(const struct highlighter *h, const char *s)
 {
     size_t w = 0;
     while (is_word_char(s[w]))
         w++;
-    if (w < 3 || strncasecmp(s + w - 3, "pid", 3) != 0)
+    if (!is_pid_word(s, w))
         return 0;
     int list;
     size_t k = pid_value_start(s, w, &list), end = k;
