@@ -52,7 +52,7 @@ _pidns_tutor_lesson_names()
 _pidns_tutor()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local options='--auto --lessons --doctor --no-color --help --version'
+    local options='--auto --lessons --doctor --no-color --user-namespace --help --version -h -V'
 
     # "--auto=x" is split by bash into "--auto" "=" "x".
     if [[ $cur == = ]]; then

@@ -45,9 +45,11 @@ complete -p pidns-tutor | grep -q -- '-F _pidns_tutor' &&
     ok "sourcing registers _pidns_tutor for pidns-tutor" ||
     not_ok "sourcing registers _pidns_tutor for pidns-tutor"
 
-all_opts='--auto --doctor --help --lessons --no-color --version'
+long_opts='--auto --doctor --help --lessons --no-color --user-namespace --version'
+all_opts="$long_opts -h -V"
 expect "an empty word offers every option" "$all_opts" pidns-tutor ''
 expect "a dash offers every option" "$all_opts" pidns-tutor -
+expect "two dashes offer the long options" "$long_opts" pidns-tutor --
 expect "--a completes to --auto" "--auto" pidns-tutor --a
 expect "--no completes to --no-color" "--no-color" pidns-tutor --no
 
@@ -75,11 +77,13 @@ PATH="$tmp/prefix/bin:$PATH" expect "--auto finds the installed lessons next to 
 expect "--auto with no lessons to find still offers all" "all" "$tmp/afile" --auto ''
 
 if [ -x "$BUILD/pidns-tutor" ]; then
-    help_opts=$("$BUILD/pidns-tutor" --help 2>&1 | grep -oE -- '--[a-z][a-z-]*' | sort -u)
-    if [ "$help_opts" = "$(printf '%s\n' $all_opts)" ]; then
-        ok "the options offered are exactly the long options of --help"
+    # Options are on the lines of --help that start with blanks and a dash.
+    help_opts=$("$BUILD/pidns-tutor" --help 2>&1 | grep -E '^[[:blank:]]+-' |
+        grep -oE -- '(^|[ ,])--?[a-zA-Z][a-zA-Z-]*' | sed 's/^[ ,]*//' | sort)
+    if [ "$help_opts" = "$(printf '%s\n' $all_opts | sort)" ]; then
+        ok "the options offered are exactly the options of --help"
     else
-        not_ok "the options offered are exactly the long options of --help" \
+        not_ok "the options offered are exactly the options of --help" \
             "--help: $(echo $help_opts)" "completion: $all_opts"
     fi
     lessons=$(cd "$SRC/lessons" 2>/dev/null && ls [0-9]*.adoc 2>/dev/null | sed 's/\.adoc$//')

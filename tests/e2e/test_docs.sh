@@ -77,8 +77,10 @@ check "each recorded session holds every command of its script (else: make docs-
 
 tutor=$BUILD/pidns-tutor
 if [ -x "$tutor" ]; then
-    help_opts=$("$tutor" --help 2>&1 | grep -oE -- '--[a-z][a-z-]*' | sort -u)
-    man_opts=$(sed -n '/^== OPTIONS/,/^== /p' docs/man/pidns-tutor.1.adoc | grep -oE -- '^\*--[a-z][a-z-]*\*' | tr -d '*' | sort -u)
+    help_opts=$("$tutor" --help 2>&1 | grep -E '^[[:blank:]]+-' |
+        grep -oE -- '(^|[ ,])--?[a-zA-Z][a-zA-Z-]*' | sed 's/^[ ,]*//' | sort -u)
+    man_opts=$(sed -n '/^== OPTIONS/,/^== /p' docs/man/pidns-tutor.1.adoc | grep -E '::$' |
+        grep -oE -- '\*--?[a-zA-Z][a-zA-Z-]*\*' | tr -d '*' | sort -u)
     [ "$help_opts" = "$man_opts" ] && ok "pidns-tutor(1) OPTIONS are exactly those of --help" ||
         not_ok "pidns-tutor(1) OPTIONS are exactly those of --help" "--help: $(echo $help_opts)" "man:    $(echo $man_opts)"
     cmds=$(printf 'help\nquit\n' | "$tutor" --no-color 2>/dev/null | sed -n 's/^  *\([a-z][a-z]*\)\( .*\)\{0,1\}$/\1/p' | sort -u)

@@ -28,6 +28,12 @@ finish() {
 command -v asciidoctor >/dev/null || { skip_test "install" "asciidoctor is missing (make deps-check)"; finish; }
 
 cd "$SRC" || exit 1
+first=$(cd lessons 2>/dev/null && ls [0-9]*.adoc 2>/dev/null | head -n 1 | sed 's/\.adoc$//')
+build_auto=1
+if [ -n "$first" ] && [ -x "$BUILD/pidns-tutor" ]; then
+    "$BUILD/pidns-tutor" --auto "$first" >/dev/null 2>&1
+    build_auto=$?
+fi
 # Reuse the docs already built (timestamps kept, so make sees them current).
 [ -d "$BUILD/docs" ] && mkdir -p "$obuild" && cp -a "$BUILD/docs" "$obuild/docs"
 if make -s -j2 --no-print-directory $vars install >"$tmp/install.log" 2>&1; then
@@ -107,7 +113,6 @@ else
     *"$version"*) ok "installed pidns-tutor --version prints $version" ;;
     *) not_ok "installed pidns-tutor --version prints $version" "got: $out" ;;
     esac
-    first=$(cd lessons 2>/dev/null && ls [0-9]*.adoc 2>/dev/null | head -n 1 | sed 's/\.adoc$//')
     if [ -z "$first" ]; then
         skip_test "a session of the installed program" "no lessons/ yet"
     else
@@ -128,11 +133,19 @@ else
             *) not_ok "the lab runs the installed examples from LIBEXECDIR" "$(printf '%s' "$out" | head -n 10)" ;;
             esac
         fi
+        # The installed copy must do what the build tree's copy does: a lesson
+        # that fails in the build tree is not an install problem.
         out=$(cd / && "$tutor" --auto "$first" 2>&1)
         rc=$?
-        [ $rc -eq 0 ] && ok "installed pidns-tutor --auto $first passes" ||
-            not_ok "installed pidns-tutor --auto $first passes" "exit status $rc" \
-                "$(printf '%s' "$out" | tail -n 15)"
+        if [ $rc -eq 0 ]; then
+            ok "installed pidns-tutor --auto $first passes"
+        elif [ "$build_auto" -ne 0 ]; then
+            skip_test "installed pidns-tutor --auto $first" \
+                "it fails in the build tree too (exit status $build_auto): not an install problem"
+        else
+            not_ok "installed pidns-tutor --auto $first passes (it does in the build tree)" \
+                "exit status $rc" "$(printf '%s' "$out" | tail -n 15)"
+        fi
     fi
 fi
 
