@@ -35,7 +35,7 @@ HANDBOOK    := $(DOCS_O)/handbook.html
 # Lessons and reference pages include example code: rebuild when it changes.
 # The reference pages also quote recorded sessions (docs/samples/NAME.txt), and
 # name the install paths, so they follow a change of PREFIX (install.mk stamp).
-DOC_INCLUDES := $(wildcard examples/*.c docs/include/*.adoc docs/samples/*.txt) $(O)/build-defs.stamp
+DOC_INCLUDES := $(wildcard examples/*.c docs/include/* docs/samples/*.txt) $(O)/build-defs.stamp
 DOCS_ALL    := $(GUIDE_HTML) $(MAN_PAGES) $(MAN_HTML) $(LESSON_HTML) $(HANDBOOK)
 
 .PHONY: docs docs-check docs-man-lint docs-samples
@@ -55,9 +55,13 @@ $(MAN_PAGES): $(DOCS_O)/man/%: docs/man/%.adoc $(DOC_INCLUDES)
 	@mkdir -p $(@D)
 	$(call ADOC_TO,-b manpage)
 
+# Lesson pages and the handbook label each marked block (run, expect, hint...)
+# with a small stylesheet, docs/include/docinfo.html.
+LESSON_DOCINFO = -a docinfo=shared-head -a docinfodir=$(abspath docs/include)
+
 $(DOCS_O)/lessons/%.html: lessons/%.adoc $(DOC_INCLUDES)
 	@mkdir -p $(@D)
-	$(call ADOC_TO,-a toc=left)
+	$(call ADOC_TO,-a toc=left $(LESSON_DOCINFO))
 
 # The handbook: every lesson, in order, as a chapter of one book. The master
 # file is generated so that a new lesson needs no edit here; lessons are
@@ -75,7 +79,7 @@ $(DOCS_O)/handbook.adoc: $(LESSON_SRCS) mk/docs.mk
 	 } >$@.tmp && mv $@.tmp $@
 
 $(HANDBOOK): $(DOCS_O)/handbook.adoc $(LESSON_SRCS) $(DOC_INCLUDES)
-	$(call ADOC_TO,)
+	$(call ADOC_TO,$(LESSON_DOCINFO))
 
 # man -l through man-db with groff's warnings enabled; stderr must stay empty.
 docs-man-lint: $(MAN_PAGES)
