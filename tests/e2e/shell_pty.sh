@@ -22,7 +22,7 @@ expect pidns_init_sleep
 send \x15source pidns_init_sl\t
 expect source pidns_init_sleep
 send \x7f:cl\t
-expect pidns_init_sleep:clone
+expect :clone
 send \x15sh ls -d /pro\t
 expect /proc/
 send \x15quit\r
