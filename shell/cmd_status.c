@@ -73,7 +73,7 @@ int cmd_cleanup(struct shell *sh, int argc, char **argv)
     }
     fflush(sh->render.out);
     int removed = lab_cleanup(sh->lab, sh->render.out);
-    tee_relay_close(&sh->relay, &sh->render, 100);
+    tee_reap(200);
     if (removed < 0) {
         shell_error(sh, "cleanup did not finish; `status` shows what is left");
         return SHELL_ERROR;

@@ -103,10 +103,12 @@ static void cancel_line(void)
     rl_redisplay();
 }
 
-static char *read_interactive(const char *prompt)
+static char *read_interactive(const char *prompt, int cancel_returns)
 {
     got_line = NULL;
     got_done = 0;
+    if (shell_interrupted && cancel_returns)
+        return NULL; /* the step is being stopped: ask nothing more */
     shell_interrupted = 0;
     rl_callback_handler_install(prompt, on_line);
     while (!got_done) {
@@ -117,6 +119,11 @@ static char *read_interactive(const char *prompt)
             fds[i + 1] = (struct pollfd){watched[i], POLLIN, 0};
         int ready = poll(fds, n + 1, -1);
         if (ready == -1 && errno == EINTR) {
+            if (shell_interrupted && cancel_returns) {
+                rl_replace_line("", 0);
+                fputs("^C\n", rl_outstream);
+                break;
+            }
             if (shell_interrupted)
                 cancel_line();
             continue;
@@ -167,7 +174,7 @@ char *lineedit_read(const char *prompt, size_t *len, int history)
 {
     if (!config.interactive)
         return read_plain(len);
-    char *line = read_interactive(prompt);
+    char *line = read_interactive(prompt, !history);
     if (line == NULL)
         return NULL;
     *len = strlen(line);

@@ -26,9 +26,11 @@ struct lineedit_config {
 void lineedit_open(const struct lineedit_config *config);
 
 /* Reads one line (without its newline) into a malloc'd buffer, its length
- * in *len (the line may hold NUL bytes in batch input). Ctrl-C at the
- * prompt cancels the line and asks again. NULL at end of input (Ctrl-D).
- * Non-empty interactive lines go to the history when history is 1. */
+ * in *len (the line may hold NUL bytes in batch input). NULL at end of
+ * input (Ctrl-D). history 1 (the command prompt): non-empty lines go to the
+ * history, and Ctrl-C cancels the line and asks again. history 0 (a
+ * question within a step): Ctrl-C returns NULL with shell_interrupted set,
+ * so the step stops. */
 char *lineedit_read(const char *prompt, size_t *len, int history);
 
 /* Saves the history (trimmed to 1000 lines), restores the terminal. */

@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -75,17 +74,6 @@ static char **complete(void *context, const char *line_before, const char *text)
     return command_complete(context, line_before, text);
 }
 
-static size_t watch(void *context, int *fds, size_t max)
-{
-    return tee_relay_fds(((struct shell *)context)->relay, fds, max);
-}
-
-static void ready(void *context, int fd)
-{
-    struct shell *sh = context;
-    tee_relay_pump(&sh->relay, &sh->render, fd);
-}
-
 static void saved(void *context, const char *path)
 {
     progress_own(&((struct shell *)context)->progress, path);
@@ -99,18 +87,6 @@ static char *ask(struct shell *sh, const char *prompt)
     if (line != NULL && strlen(line) != len)
         line[0] = '\0'; /* a NUL inside: treat as no answer */
     return line;
-}
-
-/* In batch mode, background output is relayed between commands. */
-static void relay_pending(struct shell *sh)
-{
-    int fds[16];
-    size_t n = tee_relay_fds(sh->relay, fds, 16);
-    for (size_t i = 0; i < n; i++) {
-        struct pollfd p = {fds[i], POLLIN, 0};
-        if (poll(&p, 1, 0) == 1)
-            tee_relay_pump(&sh->relay, &sh->render, fds[i]);
-    }
 }
 
 static void greet(struct shell *sh)
@@ -138,7 +114,7 @@ static void refresh_width(struct shell *sh)
 int session_run(struct shell *sh, const struct session_options *o)
 {
     struct lineedit_config le = {sh->interactive, history_path[0] ? history_path : NULL,
-                                 COMMAND_LINE_MAX, sh, complete, watch, ready, saved};
+                                 COMMAND_LINE_MAX, sh, complete, NULL, NULL, saved};
     char prompt[128];
     int failures = 0;
 
@@ -162,8 +138,7 @@ int session_run(struct shell *sh, const struct session_options *o)
         int rc = command_execute(sh, line, len);
         free(line);
         failures += rc == SHELL_ERROR;
-        if (!sh->interactive)
-            relay_pending(sh);
+        tee_reap(0);
         if (rc == SHELL_EXIT)
             break;
     }
@@ -178,7 +153,7 @@ int session_close(struct shell *sh)
     fflush(stdout);
     if (sh->lab != NULL) {
         lab_cleanup(sh->lab, stdout);
-        tee_relay_close(&sh->relay, &sh->render, 100);
+        tee_reap(500);
         changed = lab_close(sh->lab, stdout) != 0;
         sh->lab = NULL;
     }

@@ -24,7 +24,6 @@ struct shell_dirs {
     char example_src[4200];  /* examples/NAME.c, for `source` */
 };
 
-struct tee_relay; /* output of background jobs, relayed at the prompt */
 
 struct shell {
     const char *program;   /* "pidns-tutor", the prefix of error messages */
@@ -44,7 +43,6 @@ struct shell {
     /* Reads a line the learner types in answer to a question (predict,
      * quiz, confirmation); NULL at end of input. Set by main. */
     char *(*ask)(struct shell *sh, const char *prompt);
-    struct tee_relay *relay;
 };
 
 /* "pidns-tutor: what failed: why" on stderr, one line. */

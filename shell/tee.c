@@ -6,26 +6,35 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TEE_CAPTURE_MAX (1u << 20)
 #define TEE_LINE_MAX 8192
-#define TEE_IDLE_MS 150 /* after the command ended: quiet this long = done */
+#define TEE_RELAYS_MAX 64
 
 struct tee {
+    pid_t pid;
+    int data_w;    /* the command writes here */
+    int control_w; /* the shell asks for the copy: one byte, or closing it */
+    int capture_r; /* the relay sends the copy back */
+};
+
+/* The relay's own state (in the relay process only). */
+struct relay {
     const struct render *render;
-    int pipe_fds[2];    /* [0] read end (ours), [1] write end (the command's) */
-    int stop_fds[2];    /* main thread -> copier: the command has ended */
-    pthread_t thread;
     char *capture;
     size_t capture_len;
     char line[TEE_LINE_MAX + 1];
     size_t line_len;
 };
+
+static pid_t relays[TEE_RELAYS_MAX]; /* started, not yet reaped */
 
 static void write_all(int fd, const char *s, size_t len)
 {
@@ -46,32 +55,22 @@ static void show(const struct render *r, const char *text, size_t len)
 {
     char *copy = strndup(text, len);
     char *lit = copy != NULL ? render_highlight(r, copy) : NULL;
-    int fd = fileno(r->out);
 
-    if (lit != NULL)
-        write_all(fd, lit, strlen(lit));
-    else
-        write_all(fd, text, len);
+    write_all(STDOUT_FILENO, lit != NULL ? lit : text, lit != NULL ? strlen(lit) : len);
     free(lit);
     free(copy);
 }
 
-static void keep(struct tee *t, const char *data, size_t len)
+static void take(struct relay *t, const char *data, size_t len)
 {
-    if (t->capture_len + len > TEE_CAPTURE_MAX)
-        len = TEE_CAPTURE_MAX - t->capture_len;
-    char *more = realloc(t->capture, t->capture_len + len + 1);
-    if (more == NULL)
-        return;
-    t->capture = more;
-    memcpy(t->capture + t->capture_len, data, len);
-    t->capture_len += len;
-    t->capture[t->capture_len] = '\0';
-}
-
-static void take(struct tee *t, const char *data, size_t len)
-{
-    keep(t, data, len);
+    size_t keep = t->capture_len + len > TEE_CAPTURE_MAX ? TEE_CAPTURE_MAX - t->capture_len : len;
+    char *more = realloc(t->capture, t->capture_len + keep + 1);
+    if (more != NULL) {
+        t->capture = more;
+        memcpy(t->capture + t->capture_len, data, keep);
+        t->capture_len += keep;
+        t->capture[t->capture_len] = '\0';
+    }
     for (size_t i = 0; i < len; i++) {
         t->line[t->line_len++] = data[i];
         if (data[i] == '\n' || t->line_len == TEE_LINE_MAX) {
@@ -81,155 +80,180 @@ static void take(struct tee *t, const char *data, size_t len)
     }
 }
 
-static void flush_partial(struct tee *t)
+static void flush_partial(struct relay *t)
 {
     if (t->line_len > 0)
         show(t->render, t->line, t->line_len);
     t->line_len = 0;
 }
 
-/* Copies until end of file; after the stop signal, until the pipe has been
- * quiet for TEE_IDLE_MS (a background program may hold it open). */
-static void *copier(void *arg)
+/* Reads what data has now; returns 0 at end of file. */
+static int drain(struct relay *t, int data)
 {
-    struct tee *t = arg;
     char buf[4096];
-    int stopping = 0;
-
     for (;;) {
-        struct pollfd fds[2] = {{t->pipe_fds[0], POLLIN, 0}, {t->stop_fds[0], POLLIN, 0}};
-        int n = poll(fds, stopping ? 1 : 2, stopping ? TEE_IDLE_MS : 50);
+        ssize_t n = read(data, buf, sizeof buf);
+        if (n > 0) {
+            take(t, buf, (size_t)n);
+            continue;
+        }
         if (n == -1 && errno == EINTR)
             continue;
-        if (n <= 0) {
-            flush_partial(t);
-            if (stopping || n == -1)
-                break;
-            continue;
-        }
-        if (!stopping && (fds[1].revents & POLLIN))
-            stopping = 1;
-        if (fds[0].revents & (POLLIN | POLLHUP)) {
-            ssize_t got = read(t->pipe_fds[0], buf, sizeof buf);
-            if (got <= 0 && !(got == -1 && errno == EINTR))
-                break;
-            if (got > 0)
-                take(t, buf, (size_t)got);
+        return n == 0 ? 0 : 1; /* EAGAIN: the writer is still there */
+    }
+}
+
+/* The relay: copy until end of file; when asked, send the copy back. */
+static void relay_main(const struct render *r, int data, int control, int capture)
+{
+    struct relay t = {.render = r};
+    int open_data = 1;
+
+    fcntl(data, F_SETFL, O_NONBLOCK);
+    while (open_data || control != -1) {
+        struct pollfd fds[2] = {{open_data ? data : -1, POLLIN, 0}, {control, POLLIN, 0}};
+        if (poll(fds, 2, t.line_len > 0 ? 50 : -1) == 0)
+            flush_partial(&t);
+        if (open_data && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
+            open_data = drain(&t, data);
+        if (control != -1 && fds[1].revents != 0) {
+            if (open_data)
+                open_data = drain(&t, data);
+            flush_partial(&t);
+            write_all(capture, t.capture != NULL ? t.capture : "", t.capture_len);
+            close(capture);
+            close(control);
+            control = -1;
         }
     }
-    flush_partial(t);
-    return NULL;
+    flush_partial(&t);
+    _exit(0);
 }
 
-struct tee *tee_start(const struct render *r)
+/* The relay keeps only its own pipes, stdout and stderr: a stray copy of
+ * one of the lab's pipes would keep it from seeing an end of file. */
+static void close_other_fds(int a, int b, int c)
 {
-    struct tee *t = calloc(1, sizeof *t);
-    sigset_t all, old;
-
-    if (t == NULL)
-        return NULL;
-    t->render = r;
-    t->pipe_fds[0] = t->pipe_fds[1] = t->stop_fds[0] = t->stop_fds[1] = -1;
-    if (pipe2(t->pipe_fds, O_CLOEXEC) == -1 || pipe2(t->stop_fds, O_CLOEXEC) == -1)
-        goto fail;
-    fflush(r->out);
-    /* The thread takes no signals: Ctrl-C must reach the main thread (the lab). */
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int rc = pthread_create(&t->thread, NULL, copier, t);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (rc == 0)
-        return t;
-    errno = rc;
-fail:
-    for (int i = 0; i < 2; i++) {
-        if (t->pipe_fds[i] != -1)
-            close(t->pipe_fds[i]);
-        if (t->stop_fds[i] != -1)
-            close(t->stop_fds[i]);
+    int keep[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) /* sort the three */
+        for (int j = i + 1; j < 3; j++)
+            if (keep[j] < keep[i]) {
+                int x = keep[i];
+                keep[i] = keep[j];
+                keep[j] = x;
+            }
+    unsigned from = 3;
+    for (int i = 0; i < 3; i++) {
+        if ((unsigned)keep[i] > from)
+            close_range(from, (unsigned)keep[i] - 1, 0);
+        from = (unsigned)keep[i] + 1;
     }
-    free(t);
-    return NULL;
+    close_range(from, ~0U, 0);
 }
 
-int tee_fd(const struct tee *t)
+static void remember(pid_t pid)
 {
-    return t->pipe_fds[1];
-}
-
-char *tee_finish(struct tee *t, int *keep_fd)
-{
-    close(t->pipe_fds[1]);
-    write_all(t->stop_fds[1], "x", 1);
-    pthread_join(t->thread, NULL);
-    close(t->stop_fds[0]);
-    close(t->stop_fds[1]);
-    if (keep_fd != NULL)
-        *keep_fd = t->pipe_fds[0];
-    else
-        close(t->pipe_fds[0]);
-    char *out = t->capture != NULL ? t->capture : strdup("");
-    free(t);
-    return out;
-}
-
-struct tee_relay {
-    int fds[16];
-    size_t count;
-};
-
-int tee_relay_add(struct tee_relay **relay, int fd)
-{
-    if (*relay == NULL && (*relay = calloc(1, sizeof **relay)) == NULL)
-        return -1;
-    if ((*relay)->count == sizeof (*relay)->fds / sizeof (*relay)->fds[0])
-        return -1;
-    (*relay)->fds[(*relay)->count++] = fd;
-    return 0;
-}
-
-size_t tee_relay_fds(const struct tee_relay *relay, int *fds, size_t max)
-{
-    size_t n = 0;
-    for (size_t i = 0; relay != NULL && i < relay->count && n < max; i++)
-        fds[n++] = relay->fds[i];
-    return n;
-}
-
-static void relay_forget(struct tee_relay *relay, int fd)
-{
-    for (size_t i = 0; i < relay->count; i++)
-        if (relay->fds[i] == fd) {
-            close(fd);
-            relay->fds[i] = relay->fds[--relay->count];
+    tee_reap(0);
+    for (size_t i = 0; i < TEE_RELAYS_MAX; i++)
+        if (relays[i] == 0) {
+            relays[i] = pid;
             return;
         }
 }
 
-long tee_relay_pump(struct tee_relay **relay, const struct render *r, int fd)
+struct tee *tee_start(const struct render *r)
 {
-    char buf[4096];
-    ssize_t n;
+    int data[2], control[2], capture[2];
+    struct tee *t = calloc(1, sizeof *t);
 
-    do
-        n = read(fd, buf, sizeof buf - 1);
-    while (n == -1 && errno == EINTR);
-    if (n <= 0) {
-        if (*relay != NULL)
-            relay_forget(*relay, fd);
-        return 0;
+    if (t == NULL)
+        return NULL;
+    if (pipe2(data, O_CLOEXEC) == -1) {
+        free(t);
+        return NULL;
     }
-    show(r, buf, (size_t)n);
-    return n;
+    if (pipe2(control, O_CLOEXEC) == -1) {
+        close(data[0]), close(data[1]), free(t);
+        return NULL;
+    }
+    if (pipe2(capture, O_CLOEXEC) == -1) {
+        close(data[0]), close(data[1]), close(control[0]), close(control[1]), free(t);
+        return NULL;
+    }
+    fflush(NULL);
+    t->pid = fork();
+    if (t->pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        prctl(PR_SET_NAME, "tutor-output");
+        signal(SIGINT, SIG_IGN); /* Ctrl-C is for the command, not for its output */
+        signal(SIGPIPE, SIG_DFL);
+        close_other_fds(data[0], control[0], capture[1]);
+        relay_main(r, data[0], control[0], capture[1]);
+    }
+    close(data[0]);
+    close(control[0]);
+    close(capture[1]);
+    t->data_w = data[1];
+    t->control_w = control[1];
+    t->capture_r = capture[0];
+    if (t->pid == -1) {
+        close(t->data_w), close(t->control_w), close(t->capture_r), free(t);
+        return NULL;
+    }
+    remember(t->pid);
+    return t;
 }
 
-void tee_relay_close(struct tee_relay **relay, const struct render *r, int wait_ms)
+int tee_fd(const struct tee *t)
 {
-    while (*relay != NULL && (*relay)->count > 0) {
-        struct pollfd p = {(*relay)->fds[0], POLLIN, 0};
-        if (poll(&p, 1, wait_ms) <= 0 || tee_relay_pump(relay, r, p.fd) == 0)
-            relay_forget(*relay, p.fd);
+    return t->data_w;
+}
+
+char *tee_finish(struct tee *t)
+{
+    char *text = NULL, buf[8192];
+    size_t len = 0;
+    ssize_t n;
+
+    close(t->data_w);
+    write_all(t->control_w, "c", 1);
+    close(t->control_w);
+    while ((n = read(t->capture_r, buf, sizeof buf)) != 0) {
+        if (n == -1 && errno == EINTR)
+            continue;
+        if (n == -1)
+            break;
+        char *more = realloc(text, len + (size_t)n + 1);
+        if (more == NULL)
+            break;
+        text = more;
+        memcpy(text + len, buf, (size_t)n);
+        len += (size_t)n;
     }
-    free(*relay);
-    *relay = NULL;
+    close(t->capture_r);
+    free(t);
+    if (text == NULL)
+        return strdup("");
+    text[len] = '\0';
+    return text;
+}
+
+void tee_reap(int wait_ms)
+{
+    struct timespec pause = {0, 20 * 1000000L};
+    for (int waited = 0;; waited += 20) {
+        int left = 0;
+        for (size_t i = 0; i < TEE_RELAYS_MAX; i++) {
+            if (relays[i] == 0)
+                continue;
+            pid_t r = waitpid(relays[i], NULL, WNOHANG);
+            if (r == relays[i] || (r == -1 && errno == ECHILD))
+                relays[i] = 0;
+            else
+                left++;
+        }
+        if (left == 0 || waited >= wait_ms)
+            return;
+        nanosleep(&pause, NULL);
+    }
 }

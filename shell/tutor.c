@@ -109,7 +109,7 @@ static void annotate(struct shell *sh, const char *output)
 static int run_teed(struct shell *sh, const char *command, int background, char **output)
 {
     struct tee *t = tee_start(&sh->render);
-    int status = -1, job = 0, keep = -1;
+    int status = -1, job = 0;
 
     if (t == NULL) {
         shell_error(sh, "cannot capture the output of '%s': out of resources", command);
@@ -118,14 +118,12 @@ static int run_teed(struct shell *sh, const char *command, int background, char 
     shell_interrupted = 0;
     if (!background) {
         status = lab_run(sh->lab, command, tee_fd(t), tee_fd(t));
-        *output = tee_finish(t, NULL);
+        *output = tee_finish(t);
         return status;
     }
     int rc = lab_start(sh->lab, command, tee_fd(t), &status, &job);
-    *output = tee_finish(t, rc == 1 ? &keep : NULL);
+    *output = tee_finish(t);
     if (rc == 1) {
-        if (tee_relay_add(&sh->relay, keep) == -1)
-            close(keep);
         render_textf(&sh->render, RENDER_NOTE,
                      "(it keeps running in the background as job %d: `status` lists it, "
                      "`cleanup` stops it)", job);
@@ -169,6 +167,8 @@ static void ask_prediction(struct shell *sh, const struct lesson_block *b)
         return;
     }
     given = sh->ask(sh, "your prediction> ");
+    if (shell_interrupted)
+        return;
     if (given == NULL || given[0] == '\0')
         render_textf(&sh->render, RENDER_NOTE, "No guess? The lesson expects: %s. Watch:",
                      b->answer);
@@ -213,6 +213,8 @@ static void ask_quiz(struct shell *sh, const struct lesson_block *b)
     int asking = !sh->auto_mode && sh->interactive && sh->ask != NULL;
     for (;;) {
         size_t n = asking ? ask_choice(sh, b->choice_count) : correct;
+        if (shell_interrupted)
+            return;
         if (n == 0 || n == correct || !asking) {
             n = correct;
             render_textf(&sh->render, RENDER_GOOD, "Answer %zu is right.", n);

@@ -24,10 +24,10 @@ check "--doctor: the route the lessons take" grep -q "route: " "$out"
 
 echo where | "$TUTOR" --lessons "$scratch/none" >"$out" 2>"$err"
 check "--lessons DIR missing: a warning, the shell still works" sh -c "[ $? -eq 0 ] && grep -q 'no lessons at' '$err'"
-echo where | "$TUTOR" --lessons tests/fixtures/lessons/malformed >"$out" 2>"$err"
+echo where | "$TUTOR" --lessons "$FIX/malformed" >"$out" 2>"$err"
 rc=$?
 check "--lessons with a malformed lesson: exit 1 (was $rc)" [ $rc -eq 1 ]
-check "--lessons with a malformed lesson: FILE:LINE" grep -qE 'malformed/[^:]+\.adoc:[0-9]+: ' "$err"
+check "--lessons with a malformed lesson: FILE:LINE" grep -q "malformed/01-broken.adoc:5: " "$err"
 
 unset NO_COLOR
 drive colour <<'X'

@@ -13,12 +13,18 @@ send \x15wh\t\r
 expect No lesson started
 send lesson ti\t\r
 expect Lesson 1, step 1 of 2
+expect your prediction> 
 send \x03
+expect Step stopped
 expect pidns-tutor (1:1/2)> 
 send run pidns_in\t
 expect pidns_init_sleep
-send \x15source pidns_init_sleep:\t\t
-expect pidns_init_sleep:
+send \x15source pidns_init_sl\t
+expect source pidns_init_sleep
+send \x7f:cl\t
+expect :clone
+send \x15sh ls -d /pro\t
+expect /proc/
 send \x15quit\r
 expect host unchanged
 exit 0
@@ -112,7 +118,10 @@ expect pidns-tutor>
 send lesson 2\r
 expect # sleep 30
 expect background
+expect pidns-tutor (2:1/2)> 
 send sh mkdir /proc3\r
+expect # mkdir /proc3
+expect pidns-tutor (2:1/2)> 
 send \x04
 expect host unchanged
 exit 0
