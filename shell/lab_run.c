@@ -77,6 +77,44 @@ static void write_all(int fd, const char *buf, size_t len)
     }
 }
 
+/* Is the first word of a simple command line (no operators, redirections,
+ * quotes or substitutions) a program on the lab's PATH? Then "exec LINE"
+ * behaves the same, and the program, not a waiting sh (dash does not exec
+ * the last command itself), is the job: its PID is the example's PID, and
+ * ps shows the program's parent as the article does. */
+static int is_simple_program(const struct lab *lab, const char *line)
+{
+    char word[PATH_MAX];
+    if (line[strcspn(line, ";&|<>(){}`'\"\\\n!*?[#~")] != '\0')
+        return 0;
+    const char *p = line;
+    for (;;) {
+        p += strspn(p, " \t");
+        size_t len = strcspn(p, " \t");
+        if (len == 0 || len >= sizeof word)
+            return 0;
+        memcpy(word, p, len);
+        word[len] = '\0';
+        p += len;
+        if (strchr(word, '=') == NULL || word[0] == '=')
+            break; /* past the VAR=value assignments */
+    }
+    if (strchr(word, '$') != NULL)
+        return 0;
+    if (strchr(word, '/') != NULL)
+        return access(word, X_OK) == 0;
+    const char *dirs = lab->path_env + strlen("PATH=");
+    while (*dirs != '\0') {
+        size_t len = strcspn(dirs, ":");
+        char candidate[2 * PATH_MAX + 2];
+        snprintf(candidate, sizeof candidate, "%.*s/%s", (int)len, len ? dirs : ".", word);
+        if (access(candidate, X_OK) == 0)
+            return 1;
+        dirs += len + (dirs[len] == ':');
+    }
+    return 0;
+}
+
 /* The command itself: /bin/sh -c LINE with fresh signals and only fds 0-2. */
 static void command_main(const struct lab *lab, const struct lab_runner_spec *spec, int pump_w)
 {
@@ -92,7 +130,11 @@ static void command_main(const struct lab *lab, const struct lab_runner_spec *sp
     putenv(lab->path_env);
     if (spec->c_locale)
         setenv("LC_ALL", "C", 1);
-    execl("/bin/sh", "sh", "-c", spec->command_line, (char *)NULL);
+    char *line = NULL;
+    if (is_simple_program(lab, spec->command_line) &&
+        asprintf(&line, "exec %s", spec->command_line) == -1)
+        line = NULL;
+    execl("/bin/sh", "sh", "-c", line != NULL ? line : spec->command_line, (char *)NULL);
     dprintf(2, "lab: /bin/sh: %s\n", strerror(errno));
     _exit(127);
 }

@@ -348,6 +348,25 @@ static int run_sweeper(struct lab *lab, char **lines)
     return 0;
 }
 
+/* Waits (up to a second) until the lab's /proc lists the keeper alone: the
+ * keeper reaps the orphans the sweeper killed a moment after they die. */
+static void wait_for_keeper_alone(struct lab *lab)
+{
+    for (int waited = 0; waited < 1000; waited += 2) {
+        DIR *dir = opendir(lab_path(lab, "/proc"));
+        struct dirent *e;
+        int others = 0;
+        if (dir == NULL)
+            return;
+        while ((e = readdir(dir)) != NULL)
+            others += e->d_name[0] >= '1' && e->d_name[0] <= '9' && strcmp(e->d_name, "1") != 0;
+        closedir(dir);
+        if (others == 0)
+            return;
+        sleep_ms(2);
+    }
+}
+
 int lab_cleanup(struct lab *lab, FILE *report)
 {
     char *lines;
@@ -368,6 +387,7 @@ int lab_cleanup(struct lab *lab, FILE *report)
     }
     lab->job_count = 0;
     lab->next_job_id = 1;
+    wait_for_keeper_alone(lab);
     for (char *line = lines ? strtok(lines, "\n") : NULL; line != NULL; line = strtok(NULL, "\n")) {
         if (report != NULL)
             fprintf(report, "%s\n", line);
