@@ -194,8 +194,15 @@ int procfs_read_status_at(int pid_dirfd, struct procfs_status *out)
         return -1;
     int rc = procfs_parse_status(text, out);
     free(text);
-    if (rc == -1)
-        errno = EINVAL;
+    if (rc == -1) {
+        /* A process being released shows zeros in NSpid (its PIDs are
+         * detached while the directory is still open): if the directory no
+         * longer resolves, the process is gone rather than the file bad. */
+        int fd = openat(pid_dirfd, "status", O_RDONLY | O_CLOEXEC);
+        errno = fd == -1 && (errno == ENOENT || errno == ESRCH) ? ESRCH : EINVAL;
+        if (fd != -1)
+            close(fd);
+    }
     return rc;
 }
 
