@@ -16,10 +16,14 @@ static void list_jobs(struct shell *sh)
 
     if (n == 0)
         render_text(&sh->render, RENDER_PLAIN, "Nothing runs in the background.");
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        const char *command = jobs[i].command;
+        if (strncmp(command, "exec ", 5) == 0) /* how `run` starts an example */
+            command += 5;
         render_textf(&sh->render, RENDER_PLAIN, "[%d] %-8s PID %d in the lab (%d outside)  %s",
                      jobs[i].id, jobs[i].running ? "running" : "ended", (int)jobs[i].lab_pid,
-                     (int)jobs[i].pid, jobs[i].command);
+                     (int)jobs[i].pid, command);
+    }
 }
 
 /* The procfs mounts of the lab other than its own /proc, from the keeper's

@@ -209,7 +209,23 @@ int tee_fd(const struct tee *t)
     return t->data_w;
 }
 
-char *tee_finish(struct tee *t)
+/* Waits up to ms for one relay to end, and forgets it. */
+static void reap_one(pid_t pid, int ms)
+{
+    struct timespec pause = {0, 5 * 1000000L};
+    for (int waited = 0; waited <= ms; waited += 5) {
+        pid_t r = waitpid(pid, NULL, WNOHANG);
+        if (r == pid || (r == -1 && errno != EINTR)) {
+            for (size_t i = 0; i < TEE_RELAYS_MAX; i++)
+                if (relays[i] == pid)
+                    relays[i] = 0;
+            return;
+        }
+        nanosleep(&pause, NULL);
+    }
+}
+
+char *tee_finish(struct tee *t, int ended)
 {
     char *text = NULL, buf[8192];
     size_t len = 0;
@@ -231,6 +247,8 @@ char *tee_finish(struct tee *t)
         len += (size_t)n;
     }
     close(t->capture_r);
+    if (ended)
+        reap_one(t->pid, 200);
     free(t);
     if (text == NULL)
         return strdup("");

@@ -25,8 +25,9 @@ struct tee *tee_start(const struct render *r);
 int tee_fd(const struct tee *t);
 /* Takes the output shown so far (malloc'd, NUL-terminated, at most 1 MiB
  * kept) and frees t. The relay ends when the command's output does (a
- * background job's at its end). */
-char *tee_finish(struct tee *t);
+ * background job's at its end); with ended 1 (the command has ended) it is
+ * waited for a moment, so no finished relay lingers in the lab. */
+char *tee_finish(struct tee *t, int ended);
 /* Reaps relays that have ended; with wait_ms > 0, waits that long for the
  * others to end first. */
 void tee_reap(int wait_ms);

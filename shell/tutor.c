@@ -118,11 +118,11 @@ static int run_teed(struct shell *sh, const char *command, int background, char 
     shell_interrupted = 0;
     if (!background) {
         status = lab_run(sh->lab, command, tee_fd(t), tee_fd(t));
-        *output = tee_finish(t);
+        *output = tee_finish(t, 1);
         return status;
     }
     int rc = lab_start(sh->lab, command, tee_fd(t), &status, &job);
-    *output = tee_finish(t);
+    *output = tee_finish(t, rc != 1);
     if (rc == 1) {
         render_textf(&sh->render, RENDER_NOTE,
                      "(it keeps running in the background as job %d: `status` lists it, "
@@ -134,9 +134,15 @@ static int run_teed(struct shell *sh, const char *command, int background, char 
 
 int tutor_run_command(struct shell *sh, const char *command, int background, char **output)
 {
+    return tutor_run_shown(sh, command, command, background, output);
+}
+
+int tutor_run_shown(struct shell *sh, const char *shown, const char *command, int background,
+                    char **output)
+{
     char *out = NULL;
 
-    render_command(&sh->render, "#", command);
+    render_command(&sh->render, "#", shown);
     if (sh->lab == NULL) {
         shell_error(sh, "the lab is not open: '%s' was not run", command);
         return -1;
