@@ -304,6 +304,13 @@ static void test_proc_mount_chroot_unmounts_on_sigterm(void **state)
     ex_run_test(proc_mount_chroot, NULL, false);
 }
 
+static void test_proc_mount_chroot_works_as_nobody(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    ex_run_test(proc_mount_chroot, NULL, true);
+}
+
 static void test_proc_mount_bad_arguments_leave_nothing(void **state)
 {
     (void)state;
@@ -335,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_proc_mount_child_sees_itself_as_pid1_ours_unchanged),
         cmocka_unit_test(test_proc_mount_works_as_nobody),
         cmocka_unit_test(test_proc_mount_chroot_unmounts_on_sigterm),
+        cmocka_unit_test(test_proc_mount_chroot_works_as_nobody),
         cmocka_unit_test(test_proc_mount_bad_arguments_leave_nothing),
     };
     return cmocka_run_group_tests(tests, ex_load, ex_unload);

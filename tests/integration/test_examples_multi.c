@@ -224,6 +224,8 @@ static void test_multi_bad_arguments_leave_nothing(void **state)
         {"unshare --pid --fork /ex/multi_pidns 32", "we are already 1 down, so N can be at most 31"},
         {"touch /proc2 && /ex/multi_pidns 3; rc=$?; rm /proc2; exit $rc",
          "/proc2 exists and is not a directory"},
+        {"mount -o remount,ro / && /ex/multi_pidns 3; rc=$?; mount -o remount,rw /; exit $rc",
+         "cannot create /proc0: / is not writable"},
         {NULL, NULL},
     };
     ex_run_test(bad_arguments, (void *)cases, false);
