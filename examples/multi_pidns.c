@@ -311,12 +311,14 @@ static int childFunc(void *arg)
                                        "user.max_pid_namespaces, was reached)"
                                      : "");
     /* Wait, and pass the status up. When we exit, the kernel kills whatever
-     * is left in our namespace: nothing outlives its init. */
+     * is left in our namespace: nothing outlives its init. Returning from a
+     * clone child's function ends it like _exit(): stdio is not flushed, but
+     * stdout is line-buffered, so nothing is waiting there. */
     int status;
     while (waitpid(child, &status, 0) == -1)
         if (errno != EINTR)
             errExitChild("waitpid");
-    _exit(exitStatusOf(status));
+    return exitStatusOf(status);
 }
 
 /* Waits until the topmost child ends, taking SIGINT, SIGTERM, SIGHUP and

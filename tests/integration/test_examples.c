@@ -61,8 +61,7 @@ static int init_sleep_observations(void *arg)
     out = ex_procn_mounts();
     EXPECT(out != NULL && out[0] == '\0', "mounts left: %s", out);
     EXPECT(access("/proc2", F_OK) == -1 && errno == ENOENT, "/proc2 is still there");
-    EXPECT(ex_count_in_pidns(child_ns) == 0, "processes left in the namespace: %d",
-           ex_count_in_pidns(child_ns));
+    EXPECT(ex_no_process_left(), "a process of the example outlived it");
 out:
     ex_abandon(&r);
     free(out);
@@ -115,6 +114,7 @@ static int init_sleep_child_killed(void *arg)
     mounts = ex_procn_mounts();
     EXPECT(mounts != NULL && mounts[0] == '\0', "mounts left: %s", mounts);
     EXPECT(access("/proc2", F_OK) == 0, "the existing /proc2 was removed");
+    EXPECT(ex_no_process_left(), "a process of the example outlived it");
 out:
     ex_abandon(&r);
     free(mounts);
@@ -304,6 +304,13 @@ static void test_proc_mount_chroot_unmounts_on_sigterm(void **state)
     ex_run_test(proc_mount_chroot, NULL, false);
 }
 
+static void test_proc_mount_chroot_works_as_nobody(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    ex_run_test(proc_mount_chroot, NULL, true);
+}
+
 static void test_proc_mount_bad_arguments_leave_nothing(void **state)
 {
     (void)state;
@@ -335,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_proc_mount_child_sees_itself_as_pid1_ours_unchanged),
         cmocka_unit_test(test_proc_mount_works_as_nobody),
         cmocka_unit_test(test_proc_mount_chroot_unmounts_on_sigterm),
+        cmocka_unit_test(test_proc_mount_chroot_works_as_nobody),
         cmocka_unit_test(test_proc_mount_bad_arguments_leave_nothing),
     };
     return cmocka_run_group_tests(tests, ex_load, ex_unload);
