@@ -42,8 +42,13 @@ INSTALL_LESSONS  = $(wildcard lessons/*.adoc)
 INSTALL_MAN1     = $(filter %.1,$(MAN_PAGES))
 COMPLETION       := completions/pidns-tutor.bash
 
+# Without asciidoctor, install what exists and say that the documentation was
+# left out (make deps-check installs asciidoctor).
+HAVE_ASCIIDOCTOR := $(shell command -v $(ASCIIDOCTOR) 2>/dev/null)
+INSTALL_DOCS     = $(if $(HAVE_ASCIIDOCTOR),docs)
+
 .PHONY: install uninstall
-install: examples tutor docs
+install: examples tutor $(INSTALL_DOCS)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
 	    $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR)/lessons \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(HTMLDIR)/man $(DESTDIR)$(HTMLDIR)/lessons \
@@ -52,10 +57,14 @@ install: examples tutor docs
 	$(if $(INSTALL_EXAMPLES),$(INSTALL_PROGRAM) $(INSTALL_EXAMPLES) $(DESTDIR)$(LIBEXECDIR)/)
 	$(if $(INSTALL_SOURCES),$(INSTALL_DATA) $(INSTALL_SOURCES) $(DESTDIR)$(DATADIR)/examples/)
 	$(if $(INSTALL_LESSONS),$(INSTALL_DATA) $(INSTALL_LESSONS) $(DESTDIR)$(DATADIR)/lessons/)
+ifneq ($(HAVE_ASCIIDOCTOR),)
 	$(if $(INSTALL_MAN1),$(INSTALL_DATA) $(INSTALL_MAN1) $(DESTDIR)$(MANDIR)/man1/)
 	$(INSTALL_DATA) $(GUIDE_HTML) $(HANDBOOK) $(DESTDIR)$(HTMLDIR)/
 	$(if $(MAN_HTML),$(INSTALL_DATA) $(MAN_HTML) $(DESTDIR)$(HTMLDIR)/man/)
 	$(if $(LESSON_HTML),$(INSTALL_DATA) $(LESSON_HTML) $(DESTDIR)$(HTMLDIR)/lessons/)
+else
+	@echo "install: $(ASCIIDOCTOR) is missing: man pages and HTML docs left out (make deps-check)"
+endif
 	$(INSTALL_DATA) $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/pidns-tutor
 
 # Removes each installed file by name, then the directories that belong to
