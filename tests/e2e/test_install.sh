@@ -132,6 +132,13 @@ else
             *"$prefix/libexec/pidns-tutor/$ex"*) ok "the lab runs the installed examples from LIBEXECDIR" ;;
             *) not_ok "the lab runs the installed examples from LIBEXECDIR" "$(printf '%s' "$out" | head -n 10)" ;;
             esac
+            want=$(head -n 1 "examples/$ex.c" | cut -c 1-40)
+            out=$(cd / && printf 'source %s\nquit\n' "$ex" | "$tutor" 2>&1)
+            case $out in
+            *"$want"*) ok "source shows the installed example's code from DATADIR/examples" ;;
+            *) not_ok "source shows the installed example's code from DATADIR/examples" \
+                "looked for: $want" "$(printf '%s' "$out" | head -n 5)" ;;
+            esac
         fi
         # The installed copy must do what the build tree's copy does: a lesson
         # that fails in the build tree is not an install problem.
