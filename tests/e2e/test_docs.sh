@@ -45,12 +45,13 @@ for f in examples/*.c; do
     [ -f "docs/man/$n.1.adoc" ] || bad="$bad $n(no docs/man/$n.1.adoc)"
     [ -f "docs/samples/$n.txt" ] || bad="$bad $n(no docs/samples/$n.txt)"
     grep -q "man/$n.1.html" docs/index.adoc || bad="$bad $n(not on docs/index.adoc)"
+    grep -qF "*$n*(1)" docs/man/pidns-tutor.1.adoc || bad="$bad $n(not in pidns-tutor(1) SEE ALSO)"
 done
 for f in docs/man/*.1.adoc; do
     n=$(basename "$f" .1.adoc)
     [ "$n" = pidns-tutor ] || [ -f "examples/$n.c" ] || bad="$bad $f(no examples/$n.c)"
 done
-check "every example has a reference page, a recorded session and an index entry, and back" "$bad"
+check "every example has a reference page, a recorded session, an index entry and a SEE ALSO in pidns-tutor(1), and back" "$bad"
 
 bad=""
 for f in examples/*.c; do
