@@ -15,7 +15,7 @@ ASCIIDOCTOR ?= asciidoctor
 DOCS_O      := $(O)/docs
 ADOC_ATTRS  := -a pidns-tutor-version=$(VERSION) -a revnumber=$(VERSION) \
 	-a mansource=pidns-tutor -a manmanual='pidns-tutor manual' \
-	-a sectanchors -a nofooter \
+	-a sectanchors -a nofooter -a webfonts! \
 	-a bindir=$(BINDIR) -a libexecdir=$(LIBEXECDIR) -a datadir=$(DATADIR) \
 	-a mandir=$(MANDIR) -a docdir=$(DOCDIR)
 ADOC        = $(ASCIIDOCTOR) --failure-level WARN $(ADOC_ATTRS)

@@ -116,6 +116,12 @@ else
     skip_test "the handbook holds every lesson" "no lessons/ yet"
 fi
 
+# The pages work offline (classroom machines) and show no unrendered markup.
+bad=$(grep -lE '<(link|script)[^>]*(href|src)="https?:' "$BUILD"/docs/*.html "$BUILD"/docs/*/*.html 2>/dev/null)
+check "no page loads anything from the network" "$bad"
+bad=$(grep -lE 'kbd:\[|xref:[a-z]|Unresolved directive' "$BUILD"/docs/*.html "$BUILD"/docs/*/*.html 2>/dev/null)
+check "no page shows unrendered macros (kbd:, xref:, unresolved includes)" "$bad"
+
 # A broken document must fail the build, and leave no page behind.
 mkdir -p "$tmp/tree/docs" "$tmp/tree/mk"
 cp Makefile "$tmp/tree/" && cp mk/docs.mk mk/install.mk "$tmp/tree/mk/"
