@@ -157,9 +157,8 @@ static bool onSharedMount(const char *path)
             continue;
         unescapeMountField(mountPoint);
         size_t len = strlen(mountPoint);
-        bool covers = strcmp(mountPoint, "/") == 0 ||
-                      (strncmp(path, mountPoint, len) == 0 &&
-                       (path[len] == '\0' || path[len] == '/'));
+        bool covers = strcmp(mountPoint, "/") == 0 || (strncmp(path, mountPoint, len) == 0 &&
+                                                       (path[len] == '\0' || path[len] == '/'));
         if (covers && strlen(mountPoint) >= strlen(best) && len < sizeof best) {
             strcpy(best, mountPoint); /* a later line at the same point is on top */
             bestShared = shared;
@@ -221,8 +220,7 @@ static bool cleanUp(void)
     }
     if (chrootProc[0] == '\0')
         return ok;
-    if (stat(chrootProc, &sb) == 0 && sb.st_dev != deviceBefore &&
-        umount2(chrootProc, 0) == -1) {
+    if (stat(chrootProc, &sb) == 0 && sb.st_dev != deviceBefore && umount2(chrootProc, 0) == -1) {
         errMsg("umount %s", chrootProc);
         ok = false;
     }

@@ -105,8 +105,7 @@ static int init_sleep_child_killed(void *arg)
     EXPECT(mkdir("/proc2", 0555) == 0, "mkdir /proc2: %s", strerror(errno));
     EXPECT(ex_start(&r, (char *[]){"/ex/pidns_init_sleep", "/proc2", NULL}) == 0, "fork");
     EXPECT(ex_read_until(&r, "Mounting procfs at /proc2\n", 5000), "output:\n%s", r.out);
-    EXPECT(sscanf(r.out, "PID returned by clone(): %ld\n", &child) == 1 && child > 1, "%s",
-           r.out);
+    EXPECT(sscanf(r.out, "PID returned by clone(): %ld\n", &child) == 1 && child > 1, "%s", r.out);
     EXPECT(kill((pid_t)child, SIGKILL) == 0, "kill -9 %ld: %s", child, strerror(errno));
     int status = ex_finish(&r, 5000);
     EXPECT(status == 128 + SIGKILL, "exit status %d", status);

@@ -14,8 +14,8 @@ static bool nothing_left(char **why)
     char *mounts = ex_procn_mounts(), *dirs = NULL;
     tl_sh("ls -d /proc[0-9]* 2>/dev/null", &dirs);
     bool clean = mounts != NULL && mounts[0] == '\0' && dirs != NULL && dirs[0] == '\0';
-    if (asprintf(why, "mounts: [%s] directories: [%s]", mounts ? mounts : "?",
-                 dirs ? dirs : "?") == -1)
+    if (asprintf(why, "mounts: [%s] directories: [%s]", mounts ? mounts : "?", dirs ? dirs : "?") ==
+        -1)
         *why = NULL;
     free(mounts);
     free(dirs);
@@ -114,8 +114,8 @@ static int multi_twelve_true(void *arg)
     struct ex_run r = {.pid = 0};
 
     for (int k = 11; k >= 0; k--)
-        len += snprintf(expect + len, sizeof expect - (size_t)len, "Mounting procfs at /proc%d\n",
-                        k);
+        len +=
+            snprintf(expect + len, sizeof expect - (size_t)len, "Mounting procfs at /proc%d\n", k);
     snprintf(expect + len, sizeof expect - (size_t)len, "Final child running true\n");
     EXPECT(ex_start(&r, (char *[]){"/ex/multi_pidns", "12", "true", NULL}) == 0, "fork");
     int status = ex_finish(&r, 10000);
@@ -152,8 +152,7 @@ static int multi_command_status(void *arg)
     EXPECT(nothing_left(&why), "left behind: %s", why);
 
     EXPECT(mkdir("/proc1", 0555) == 0, "mkdir /proc1: %s", strerror(errno));
-    EXPECT(ex_start(&r, (char *[]){"/ex/multi_pidns", "2", "/nonexistent/cmd", NULL}) == 0,
-           "fork");
+    EXPECT(ex_start(&r, (char *[]){"/ex/multi_pidns", "2", "/nonexistent/cmd", NULL}) == 0, "fork");
     status = ex_finish(&r, 5000);
     EXPECT(status == 127, "exit status %d, output:\n%s", status, r.out);
     EXPECT(strstr(r.out, "multi_pidns: execvp /nonexistent/cmd: No such file or directory\n"),
@@ -221,7 +220,8 @@ static void test_multi_bad_arguments_leave_nothing(void **state)
         {"/ex/multi_pidns 99999999999999999999", "N=99999999999999999999 is too deep"},
         {"/ex/multi_pidns 33", "N can be at most 32"},
         /* one level down, as /proc shows: NSpid has two PIDs */
-        {"unshare --pid --fork /ex/multi_pidns 32", "we are already 1 down, so N can be at most 31"},
+        {"unshare --pid --fork /ex/multi_pidns 32",
+         "we are already 1 down, so N can be at most 31"},
         {"touch /proc2 && /ex/multi_pidns 3; rc=$?; rm /proc2; exit $rc",
          "/proc2 exists and is not a directory"},
         {"mount -o remount,ro / && /ex/multi_pidns 3; rc=$?; mount -o remount,rw /; exit $rc",
