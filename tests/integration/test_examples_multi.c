@@ -3,7 +3,7 @@
  * In a sandbox (examples_support.h), as root and as nobody: the article's
  * /procK listings and the one process with five PIDs; a run to completion
  * deeper than 9 levels; COMMAND's exit status; ENOSPC when we are deeper
- * than /proc shows; SIGTERM and SIGINT ending every namespace; bad N. After
+ * than /proc shows; SIGTERM, SIGINT, SIGHUP ending every namespace; bad N. After
  * each: no /procK mount, no /procK directory, no process in the namespaces.
  */
 #include "examples_support.h"
@@ -93,6 +93,14 @@ static void test_multi_five_levels_then_sigint_leaves_nothing(void **state)
     (void)state;
     TL_REQUIRE_ROOT();
     int sig = SIGINT;
+    ex_run_test(multi_five_observations, &sig, false);
+}
+
+static void test_multi_five_levels_then_sighup_leaves_nothing(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    int sig = SIGHUP;
     ex_run_test(multi_five_observations, &sig, false);
 }
 
@@ -236,6 +244,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_multi_five_levels_then_sigterm_leaves_nothing),
         cmocka_unit_test(test_multi_five_levels_then_sigint_leaves_nothing),
+        cmocka_unit_test(test_multi_five_levels_then_sighup_leaves_nothing),
         cmocka_unit_test(test_multi_five_levels_as_nobody),
         cmocka_unit_test(test_multi_twelve_levels_names_and_exits_zero),
         cmocka_unit_test(test_multi_passes_command_exit_status_up),
