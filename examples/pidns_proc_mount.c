@@ -28,6 +28,9 @@
  *               unshare -m --propagation private sh -c \
  *                 'mkdir -p /tmp/jail && mount --rbind / /tmp/jail &&
  *                  ./pidns_proc_mount --chroot /tmp/jail'
+ *             (then rmdir /tmp/jail). Note that chroot() is no security
+ *             boundary: a root process can leave it. It only changes where
+ *             "/" and so "/proc" are for the child.
  *
  * Build:  cc -Wall -o pidns_proc_mount pidns_proc_mount.c
  * Run:    sudo ./pidns_proc_mount [--chroot DIR] [COMMAND [ARG...]]
@@ -35,8 +38,9 @@
  *         COMMAND defaults to: ps -e -o pid,ppid,cmd
  * Prints: one line saying where procfs was mounted, then COMMAND's output;
  *         by default ps, running as PID 1 with PPID 0, alone in its namespace:
- *             PID  PPID CMD
- *               1     0 ps -e -o pid,ppid,cmd
+ *             Mounted procfs at /proc in a new mount namespace (yours is untouched)
+ *                 PID    PPID CMD
+ *                   1       0 ps -e -o pid,ppid,cmd
  * Exit status: COMMAND's (128+N if signal N ended it); on SIGINT, SIGTERM,
  * SIGHUP or SIGQUIT the child's namespace is killed and we exit with 128+N.
  */
