@@ -21,7 +21,7 @@
  * then waits. From another shell (same mount namespace) try
  *   ls -d /proc2/[1-9]*               -> /proc2/1
  *   grep -E '^(Name|PP?id)' /proc2/1/status   -> sleep, 1, 0
- *   readlink /proc/$(pgrep -x pidns_init_sleep)/ns/pid /proc/27656/ns/pid
+ *   readlink /proc/$(pidof pidns_init_sleep)/ns/pid /proc/27656/ns/pid
  *
  * How it ends
  *   When the child ends (e.g. `kill -9 27656`), or when this program gets
