@@ -368,6 +368,19 @@ static bool ex_status_field(const char *path, const char *field, char *value, si
     return found;
 }
 
+/* Waits (up to 2 s) until the process whose status file is 'path' runs
+ * 'name': an example prints its last line just before it execs. */
+static bool ex_wait_for_name(const char *path, const char *name)
+{
+    char value[256] = "";
+    for (int tries = 0; tries < 100; tries++) {
+        if (ex_status_field(path, "Name", value, sizeof value) && strcmp(value, name) == 0)
+            return true;
+        usleep(20000);
+    }
+    return false;
+}
+
 /* A bad command line: non-zero exit, one line naming the problem, and the
  * sandbox's mounts and root directory exactly as before. */
 struct bad_case {

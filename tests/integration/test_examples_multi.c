@@ -35,6 +35,7 @@ static int multi_five_observations(void *arg)
                          "Mounting procfs at /proc2\nMounting procfs at /proc1\n"
                          "Mounting procfs at /proc0\nFinal child sleeping\n") == 0,
            "got:\n%s", r.out);
+    EXPECT(ex_wait_for_name("/proc0/1/status", "sleep"), "the last child never ran sleep");
     /* Each level down sees one process fewer: PIDs 1..k+1 in /procK. */
     for (int k = 4; k >= 0; k--) {
         int len = 0;
