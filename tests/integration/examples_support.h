@@ -36,15 +36,15 @@
 
 /* In a function returning int with `int failed = 0;` and an `out:` label
  * that cleans up and returns failed. */
-#define EXPECT(cond, ...)                                                      \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "%s:%d: expected %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fputc('\n', stderr);                                               \
-            failed = 1;                                                        \
-            goto out;                                                          \
-        }                                                                      \
+#define EXPECT(cond, ...)                                                                          \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: expected %s: ", __FILE__, __LINE__, #cond);                    \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+            failed = 1;                                                                            \
+            goto out;                                                                              \
+        }                                                                                          \
     } while (0)
 
 static const char *const ex_names[] = {"pidns_init_sleep", "multi_pidns", "pidns_proc_mount"};
@@ -205,8 +205,8 @@ static void ex_run_test(int (*fn)(void *), void *arg, bool as_nobody)
     int rc = ex_in_sandbox(fn, arg, as_nobody);
     int leftovers = ex_reap_leftovers();
     tl_host_snapshot(&after);
-    bool same_mounts = before.mounts != NULL && after.mounts != NULL &&
-                       strcmp(before.mounts, after.mounts) == 0;
+    bool same_mounts =
+        before.mounts != NULL && after.mounts != NULL && strcmp(before.mounts, after.mounts) == 0;
     bool same_root = before.root_list != NULL && after.root_list != NULL &&
                      strcmp(before.root_list, after.root_list) == 0;
     tl_host_snapshot_free(&before);
@@ -368,6 +368,19 @@ static bool ex_status_field(const char *path, const char *field, char *value, si
     return found;
 }
 
+/* Waits (up to 2 s) until the process whose status file is 'path' runs
+ * 'name': an example prints its last line just before it execs. */
+static bool ex_wait_for_name(const char *path, const char *name)
+{
+    char value[256] = "";
+    for (int tries = 0; tries < 100; tries++) {
+        if (ex_status_field(path, "Name", value, sizeof value) && strcmp(value, name) == 0)
+            return true;
+        usleep(20000);
+    }
+    return false;
+}
+
 /* A bad command line: non-zero exit, one line naming the problem, and the
  * sandbox's mounts and root directory exactly as before. */
 struct bad_case {
@@ -396,8 +409,8 @@ static int bad_arguments(void *arg)
         tl_sh("cat /proc/self/mountinfo", &mounts_after);
         tl_sh("ls -a /", &root_after);
         EXPECT(strcmp(mounts_before, mounts_after) == 0, "'%s' left a mount", c->command);
-        EXPECT(strcmp(root_before, root_after) == 0, "'%s' left something in /:\n%s",
-               c->command, root_after);
+        EXPECT(strcmp(root_before, root_after) == 0, "'%s' left something in /:\n%s", c->command,
+               root_after);
     }
 out:
     free(out);

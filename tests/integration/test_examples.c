@@ -29,6 +29,7 @@ static int init_sleep_observations(void *arg)
              child);
     EXPECT(strcmp(r.out, expect) == 0, "got:\n%s", r.out);
 
+    EXPECT(ex_wait_for_name("/proc2/1/status", "sleep"), "the child never ran sleep");
     EXPECT(tl_sh("ls -d /proc2/[1-9]*", &out) == 0 && strcmp(out, "/proc2/1\n") == 0, "ls: %s",
            out);
     EXPECT(ex_status_field("/proc2/1/status", "Name", value, sizeof value) &&
@@ -105,8 +106,7 @@ static int init_sleep_child_killed(void *arg)
     EXPECT(mkdir("/proc2", 0555) == 0, "mkdir /proc2: %s", strerror(errno));
     EXPECT(ex_start(&r, (char *[]){"/ex/pidns_init_sleep", "/proc2", NULL}) == 0, "fork");
     EXPECT(ex_read_until(&r, "Mounting procfs at /proc2\n", 5000), "output:\n%s", r.out);
-    EXPECT(sscanf(r.out, "PID returned by clone(): %ld\n", &child) == 1 && child > 1, "%s",
-           r.out);
+    EXPECT(sscanf(r.out, "PID returned by clone(): %ld\n", &child) == 1 && child > 1, "%s", r.out);
     EXPECT(kill((pid_t)child, SIGKILL) == 0, "kill -9 %ld: %s", child, strerror(errno));
     int status = ex_finish(&r, 5000);
     EXPECT(status == 128 + SIGKILL, "exit status %d", status);
@@ -274,13 +274,7 @@ static int proc_mount_chroot(void *arg)
            "fork");
     EXPECT(ex_read_until(&r, "Mounted procfs at /jail/proc", 5000), "output:\n%s", r.out);
     /* Wait for the exec of sleep, then look through the chroot's /proc. */
-    for (int i = 0; i < 100; i++) {
-        if (ex_status_field("/jail/proc/1/status", "Name", value, sizeof value) &&
-            strcmp(value, "sleep") == 0)
-            break;
-        usleep(20000);
-    }
-    EXPECT(strcmp(value, "sleep") == 0, "/jail/proc/1 is %s", value);
+    EXPECT(ex_wait_for_name("/jail/proc/1/status", "sleep"), "/jail/proc/1 never ran sleep");
     EXPECT(ex_status_field("/jail/proc/1/status", "NSpid", value, sizeof value) &&
                strcmp(value, "1") == 0,
            "NSpid in /jail/proc: %s", value);
