@@ -32,6 +32,9 @@
 
 #define OLD_ROOT ".pidns-tutor-oldroot"
 
+/* mount(2) ignores the type of a bind mount or a propagation change; "none"
+ * instead of NULL only keeps valgrind from reporting a NULL pointer. */
+
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
     int saved = errno;
@@ -106,7 +109,7 @@ static int bind_entry(const char *name, char *err, size_t errlen)
             return fail(err, errlen, "creating /%s", name);
         close(fd);
     }
-    if (mount(from, name, NULL, MS_BIND | MS_REC, NULL) == -1)
+    if (mount(from, name, "none", MS_BIND | MS_REC, NULL) == -1)
         return fail(err, errlen, "bind-mounting /%s", name);
     return 0;
 }
@@ -133,7 +136,7 @@ static int bind_host_entries(char *err, size_t errlen)
 
 static int build_root(char *err, size_t errlen)
 {
-    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
+    if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) == -1)
         return fail(err, errlen, "making / private (mount MS_REC|MS_PRIVATE)");
     if (mount("pidns-tutor", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64m") == -1)
         return fail(err, errlen, "mounting the lab's tmpfs root");
