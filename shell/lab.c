@@ -336,6 +336,8 @@ static void lab_free(struct lab *lab)
         close(lab->keeper_mnt_fd);
     if (lab->lab_pidns_fd != -1)
         close(lab->lab_pidns_fd);
+    if (lab->own_pidns_fd != -1)
+        close(lab->own_pidns_fd);
     if (lab->host_mountinfo_fd != -1)
         close(lab->host_mountinfo_fd);
     if (lab->host_root_fd != -1)
@@ -397,6 +399,7 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
         return NULL;
     }
     lab->keeper_mnt_fd = lab->lab_pidns_fd = lab->host_mountinfo_fd = lab->host_root_fd = -1;
+    lab->own_pidns_fd = -1;
     if (prepare_environment(lab, config) == -1 || enter_sandbox(lab, config) == -1)
         goto failed;
     lab->host_mounts_at_open = lab_host_mount_table(lab->host_mountinfo_fd);
@@ -405,6 +408,7 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
         lab_set_error(lab, "reading the host's mount table and /: %s", strerror(errno));
         goto failed;
     }
+    lab->own_pidns_fd = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
     if (unshare(CLONE_NEWPID) == -1) {
         lab_set_error(lab, "unshare(CLONE_NEWPID): %s%s", strerror(errno),
                       errno == EINVAL ? " (a process can open only one lab)" : "");
@@ -437,6 +441,11 @@ int lab_close(struct lab *lab, FILE *report)
         while (waitpid(lab->keeper, NULL, 0) == -1 && errno == EINTR)
             ;
         lab->keeper = 0;
+        /* Children would go to the dead lab namespace and fork() would fail:
+         * root may return to its own namespace (a user namespace may not). */
+        if (lab->own_pidns_fd != -1 && setns(lab->own_pidns_fd, CLONE_NEWPID) == -1) {
+            /* the user-namespace route: see lab.h */
+        }
     }
     close(lab->keeper_mnt_fd);
     lab->keeper_mnt_fd = -1;

@@ -32,6 +32,7 @@ struct lab {
     pid_t keeper;         /* in the shell's namespace */
     int keeper_mnt_fd;    /* the keeper's mount namespace: commands join it */
     int lab_pidns_fd;     /* the lab's PID namespace (for the verdict) */
+    int own_pidns_fd;     /* ours, to return to at close when allowed */
     ino_t keeper_mnt_ino; /* the keeper's mount namespace, for the verdict */
     int host_mountinfo_fd;
     int host_root_fd;
