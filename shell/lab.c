@@ -428,6 +428,59 @@ failed:
     return NULL;
 }
 
+/* Reaps our children that died in the lab (say, a pager or an output relay
+ * the shell forked): the keeper's exit waits until every process of its
+ * namespace is reaped, and those have no one else to reap them. */
+void lab_reap_dead_children(const struct lab *lab)
+{
+    struct stat lab_ns;
+    DIR *dir = opendir("/proc");
+    struct dirent *e;
+    if (dir == NULL || fstat(lab->lab_pidns_fd, &lab_ns) == -1) {
+        if (dir != NULL)
+            closedir(dir);
+        return;
+    }
+    while ((e = readdir(dir)) != NULL) {
+        char path[300];
+        struct stat st;
+        pid_t ppid, nspid;
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/ns/pid", e->d_name);
+        if (stat(path, &st) == -1 || st.st_ino != lab_ns.st_ino)
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+        char *text = lab_read_file(AT_FDCWD, path, 1 << 16);
+        if (text == NULL)
+            continue;
+        parse_ppid_nspid(text, &ppid, &nspid);
+        if (ppid == getpid() && strstr(text, "\nState:\tZ") != NULL)
+            waitpid((pid_t)atoi(e->d_name), NULL, WNOHANG);
+        free(text);
+    }
+    closedir(dir);
+}
+
+/* Ends the keeper, and with it the lab's namespace. */
+static void end_keeper(struct lab *lab, FILE *report)
+{
+    kill(lab->keeper, SIGKILL);
+    for (int waited = 0;; waited++) {
+        pid_t pid = waitpid(lab->keeper, NULL, WNOHANG);
+        if (pid == lab->keeper || (pid == -1 && errno != EINTR))
+            break;
+        if (waited == 3000) {
+            if (report != NULL)
+                fprintf(report, "warning: the lab's init %d did not end\n", (int)lab->keeper);
+            break;
+        }
+        lab_reap_dead_children(lab);
+        usleep(1000);
+    }
+    lab->keeper = 0;
+}
+
 int lab_close(struct lab *lab, FILE *report)
 {
     int rc = 0;
@@ -437,10 +490,7 @@ int lab_close(struct lab *lab, FILE *report)
             rc = -1;
         /* The keeper's exit waits until every process of its namespace is
          * reaped, runners included: lab_cleanup() reaped them. */
-        kill(lab->keeper, SIGKILL);
-        while (waitpid(lab->keeper, NULL, 0) == -1 && errno == EINTR)
-            ;
-        lab->keeper = 0;
+        end_keeper(lab, report);
         /* Children would go to the dead lab namespace and fork() would fail:
          * root may return to its own namespace (a user namespace may not). */
         if (lab->own_pidns_fd != -1 && setns(lab->own_pidns_fd, CLONE_NEWPID) == -1) {
