@@ -54,9 +54,8 @@ void lab_close_fds_from(int first)
     if (syscall(SYS_close_range, (unsigned)first, ~0U, 0) == 0)
         return;
 #endif
-    long max = sysconf(_SC_OPEN_MAX);
-    for (int fd = first; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
-        close(fd);
+    int keep[3] = {0, 1, 2};
+    lab_close_fds_except(keep, first < 3 ? (size_t)first : 3);
 }
 
 /* Closes every fd but those listed (-1 entries are ignored): a runner must
@@ -337,6 +336,8 @@ static void lab_free(struct lab *lab)
         close(lab->keeper_mnt_fd);
     if (lab->lab_pidns_fd != -1)
         close(lab->lab_pidns_fd);
+    if (lab->own_pidns_fd != -1)
+        close(lab->own_pidns_fd);
     if (lab->host_mountinfo_fd != -1)
         close(lab->host_mountinfo_fd);
     if (lab->host_root_fd != -1)
@@ -398,6 +399,7 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
         return NULL;
     }
     lab->keeper_mnt_fd = lab->lab_pidns_fd = lab->host_mountinfo_fd = lab->host_root_fd = -1;
+    lab->own_pidns_fd = -1;
     if (prepare_environment(lab, config) == -1 || enter_sandbox(lab, config) == -1)
         goto failed;
     lab->host_mounts_at_open = lab_host_mount_table(lab->host_mountinfo_fd);
@@ -406,6 +408,7 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
         lab_set_error(lab, "reading the host's mount table and /: %s", strerror(errno));
         goto failed;
     }
+    lab->own_pidns_fd = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
     if (unshare(CLONE_NEWPID) == -1) {
         lab_set_error(lab, "unshare(CLONE_NEWPID): %s%s", strerror(errno),
                       errno == EINVAL ? " (a process can open only one lab)" : "");
@@ -425,6 +428,59 @@ failed:
     return NULL;
 }
 
+/* Reaps our children that died in the lab (say, a pager or an output relay
+ * the shell forked): the keeper's exit waits until every process of its
+ * namespace is reaped, and those have no one else to reap them. */
+void lab_reap_dead_children(const struct lab *lab)
+{
+    struct stat lab_ns;
+    DIR *dir = opendir("/proc");
+    struct dirent *e;
+    if (dir == NULL || fstat(lab->lab_pidns_fd, &lab_ns) == -1) {
+        if (dir != NULL)
+            closedir(dir);
+        return;
+    }
+    while ((e = readdir(dir)) != NULL) {
+        char path[300];
+        struct stat st;
+        pid_t ppid, nspid;
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/ns/pid", e->d_name);
+        if (stat(path, &st) == -1 || st.st_ino != lab_ns.st_ino)
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+        char *text = lab_read_file(AT_FDCWD, path, 1 << 16);
+        if (text == NULL)
+            continue;
+        parse_ppid_nspid(text, &ppid, &nspid);
+        if (ppid == getpid() && strstr(text, "\nState:\tZ") != NULL)
+            waitpid((pid_t)atoi(e->d_name), NULL, WNOHANG);
+        free(text);
+    }
+    closedir(dir);
+}
+
+/* Ends the keeper, and with it the lab's namespace. */
+static void end_keeper(struct lab *lab, FILE *report)
+{
+    kill(lab->keeper, SIGKILL);
+    for (int waited = 0;; waited++) {
+        pid_t pid = waitpid(lab->keeper, NULL, WNOHANG);
+        if (pid == lab->keeper || (pid == -1 && errno != EINTR))
+            break;
+        if (waited == 3000) {
+            if (report != NULL)
+                fprintf(report, "warning: the lab's init %d did not end\n", (int)lab->keeper);
+            break;
+        }
+        lab_reap_dead_children(lab);
+        usleep(1000);
+    }
+    lab->keeper = 0;
+}
+
 int lab_close(struct lab *lab, FILE *report)
 {
     int rc = 0;
@@ -434,10 +490,12 @@ int lab_close(struct lab *lab, FILE *report)
             rc = -1;
         /* The keeper's exit waits until every process of its namespace is
          * reaped, runners included: lab_cleanup() reaped them. */
-        kill(lab->keeper, SIGKILL);
-        while (waitpid(lab->keeper, NULL, 0) == -1 && errno == EINTR)
-            ;
-        lab->keeper = 0;
+        end_keeper(lab, report);
+        /* Children would go to the dead lab namespace and fork() would fail:
+         * root may return to its own namespace (a user namespace may not). */
+        if (lab->own_pidns_fd != -1 && setns(lab->own_pidns_fd, CLONE_NEWPID) == -1) {
+            /* the user-namespace route: see lab.h */
+        }
     }
     close(lab->keeper_mnt_fd);
     lab->keeper_mnt_fd = -1;

@@ -32,6 +32,7 @@ struct lab {
     pid_t keeper;         /* in the shell's namespace */
     int keeper_mnt_fd;    /* the keeper's mount namespace: commands join it */
     int lab_pidns_fd;     /* the lab's PID namespace (for the verdict) */
+    int own_pidns_fd;     /* ours, to return to at close when allowed */
     ino_t keeper_mnt_ino; /* the keeper's mount namespace, for the verdict */
     int host_mountinfo_fd;
     int host_root_fd;
@@ -60,6 +61,9 @@ void lab_reset_signals(void);
 /* Host PID of the child of `parent` (host PID) whose PID in the lab is
  * lab_pid; 0 when not found. */
 pid_t lab_host_pid_of(pid_t parent, pid_t lab_pid);
+/* Reaps the shell's children that died in the lab (zombies block the
+ * keeper's exit and linger in the lab's /proc). */
+void lab_reap_dead_children(const struct lab *lab);
 /* Reads a whole file (at most max bytes) into a malloc'd string. */
 char *lab_read_file(int dirfd, const char *path, size_t max);
 char *lab_read_fd(int fd, size_t max);

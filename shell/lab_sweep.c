@@ -363,6 +363,7 @@ static void wait_for_keeper_alone(struct lab *lab)
         closedir(dir);
         if (others == 0)
             return;
+        lab_reap_dead_children(lab);
         sleep_ms(2);
     }
 }

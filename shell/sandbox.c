@@ -32,6 +32,9 @@
 
 #define OLD_ROOT ".pidns-tutor-oldroot"
 
+/* mount(2) ignores the type of a bind mount or a propagation change; "none"
+ * instead of NULL only keeps valgrind from reporting a NULL pointer. */
+
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
     int saved = errno;

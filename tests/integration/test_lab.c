@@ -220,7 +220,16 @@ static int close_unchanged(void *arg)
     EXPECT(lab_start(lab, cmd, 1, &status, &job) == 1, "a job");
     /* The detector behind the verdict sees the lab while it lives. */
     EXPECT(lab_find_survivors(lab, NULL) >= 3, "keeper, runner, job, nested init");
+    /* A child of the shell that the shell never reaps (a pager, an output
+     * relay) must not hold up the end of the lab's init. */
+    pid_t pager = fork();
+    if (pager == 0) {
+        pause();
+        _exit(0);
+    }
+    double t0 = lt_now();
     EXPECT(lab_close(lab, report) == 0, "unchanged");
+    EXPECT(lt_now() - t0 < 0.5, "closed in %.0f ms", (lt_now() - t0) * 1000);
     fflush(report);
     EXPECT(strstr(text, "host unchanged\n") != NULL, "the verdict:\n%s", text);
 out:
