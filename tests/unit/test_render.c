@@ -447,6 +447,43 @@ static void test_notes_relate_the_values(void **state)
     assert_null(render_note_nspid("none", NULL, 0));
 }
 
+/* On random lines built from the pieces highlighting looks at, colour only
+ * ever adds escape pairs: with them removed the text is unchanged; and
+ * wrapping keeps the words, whatever the width and indent. */
+static void test_random_lines_keep_their_text(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {
+        "PID", "Pid:\t", "NSpid:", " ", "\t", "\n", "1", "27656", "pid:[", "]", "/proc", "2",
+        "/", "=", ":", "\xc3\xa9", "\xe5\x90\x8d", "\xff", "returned by clone()", "PPid", "x",
+        "mnt:[12]", "\n\n", "child_pid", "_",
+    };
+    struct render on = {stdout, 80, 1};
+    srand(4242);
+    for (int round = 0; round < 5000; round++) {
+        char line[600] = "";
+        for (int i = rand() % 40; i > 0; i--)
+            strcat(line, pieces[rand() % (int)(sizeof pieces / sizeof pieces[0])]);
+        char *h = render_highlight(&on, line), *plain = calloc(1, strlen(h) + 1), *o = plain;
+        for (const char *p = h; *p != '\0';) {
+            if (strncmp(p, "\033[1;33m", 7) == 0)
+                p += 7;
+            else if (strncmp(p, "\033[0m", 4) == 0)
+                p += 4;
+            else
+                *o++ = *p++;
+        }
+        if (strcmp(plain, line) != 0)
+            fail_msg("highlighting changed \"%s\" into \"%s\"", line, plain);
+        free(plain);
+        free(h);
+        char *wrapped = render_wrap(line, 20 + rand() % 181, rand() % 10);
+        char *want = words_of(line), *got = words_of(wrapped);
+        assert_string_equal(got, want);
+        free(want), free(got), free(wrapped);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -464,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_command_prompt_and_continuation),
         cmocka_unit_test(test_code_listing_numbers_aligned),
         cmocka_unit_test(test_notes_relate_the_values),
+        cmocka_unit_test(test_random_lines_keep_their_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
