@@ -14,9 +14,11 @@
  */
 #include "testlib.h"
 #include "procfs.h"
+#include "sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -236,7 +238,32 @@ static int leftover_processes(const struct chain *c)
     return left;
 }
 
-static void run_live(int (*check)(struct chain *c))
+/* The unprivileged route, as the lab takes it for an ordinary user: become
+ * nobody, then enter the sandbox (it adds a user namespace), then run. */
+static int in_sandbox_as_nobody(int (*fn)(void *), void *arg)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char err[512];
+        if (setgroups(0, NULL) == -1 || setgid(65534) == -1 || setuid(65534) == -1)
+            _exit(90);
+        prctl(PR_SET_DUMPABLE, 1); /* as an exec would: /proc/self stays ours */
+        if (sandbox_enter(0, NULL, err, sizeof err) == -1) {
+            fprintf(stderr, "sandbox_enter as nobody: %s\n", err);
+            _exit(91);
+        }
+        int rc = fn(arg);
+        fflush(NULL);
+        _exit(rc);
+    }
+    int status = -1;
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    return status;
+}
+
+static void run_live_as(int (*check)(struct chain *c), int as_nobody)
 {
     struct tl_host_snapshot before, after;
     struct chain *shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
@@ -245,7 +272,7 @@ static void run_live(int (*check)(struct chain *c))
     memset(shared, 0, sizeof *shared);
     struct live_case lc = {check, shared};
     tl_host_snapshot(&before);
-    int status = tl_in_sandbox(run_case, &lc);
+    int status = as_nobody ? in_sandbox_as_nobody(run_case, &lc) : tl_in_sandbox(run_case, &lc);
     int left = 0;
     for (int tries = 0; tries < 100 && (left = leftover_processes(shared)) != 0; tries++)
         usleep(20000); /* killed processes take a moment to be reaped */
@@ -260,6 +287,11 @@ static void run_live(int (*check)(struct chain *c))
     assert_int_equal(left, 0);
     assert_true(mounts_same);
     assert_true(root_same);
+}
+
+static void run_live(int (*check)(struct chain *c))
+{
+    run_live_as(check, 0);
 }
 
 /* NSpid from the test's /proc: [PID here, m, m-1, ..., 1] for level m, since
@@ -603,6 +635,23 @@ static void test_read_tree_skips_processes_that_vanish(void **state)
     run_live(check_vanishing_processes_and_zombie);
 }
 
+/* An ordinary user (nobody, in the sandbox's user namespace) reads the
+ * same: host processes it may not inspect are left out, its own are all
+ * there with the right NSpid, tree and ns links. */
+static int check_all_as_nobody(struct chain *c)
+{
+    if (check_nspid(c) != 0 || check_tree(c) != 0)
+        return 1;
+    return check_ns_links(c);
+}
+
+static void test_nspid_tree_and_links_as_an_ordinary_user(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT(); /* to become nobody */
+    run_live_as(check_all_as_nobody, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,6 +661,7 @@ int main(void)
         cmocka_unit_test(test_read_tree_one_level_below_the_proc_root_fills_in_the_root),
         cmocka_unit_test(test_read_tree_two_levels_below_the_proc_root_fails_with_eperm),
         cmocka_unit_test(test_read_tree_skips_processes_that_vanish),
+        cmocka_unit_test(test_nspid_tree_and_links_as_an_ordinary_user),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
