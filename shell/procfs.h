@@ -14,9 +14,9 @@
 
 struct procfs_status {
     char name[64];
-    char state;  /* R, S, T, Z ... ('?' when State is missing or unreadable) */
-    pid_t pid;   /* as the proc root's namespace sees it */
-    pid_t ppid;  /* 0 when the parent is outside that namespace */
+    char state; /* R, S, T, Z ... ('?' when State is missing or unreadable) */
+    pid_t pid;  /* as the proc root's namespace sees it */
+    pid_t ppid; /* 0 when the parent is outside that namespace */
     int nspid_count;
     pid_t nspid[PROCFS_MAX_LEVELS]; /* NSpid: proc root's namespace first, own last */
 };
@@ -122,8 +122,8 @@ const struct procfs_process *procfs_tree_find_process(const struct procfs_tree *
 
 /* Text the shell prints as is (malloc'd, NULL when out of memory). The exact
  * formats are documented in procfs_format.c; tests and lessons compare them. */
-char *procfs_format_tree(const struct procfs_tree *tree);  /* the `tree` command */
-char *procfs_format_ps(const struct procfs_tree *tree);    /* the `ps` command */
+char *procfs_format_tree(const struct procfs_tree *tree); /* the `tree` command */
+char *procfs_format_ps(const struct procfs_tree *tree);   /* the `ps` command */
 char *procfs_format_ns_links(const struct procfs_ns_entry *entries, size_t count); /* `ns PID` */
 
 #endif

@@ -110,7 +110,9 @@ static int receive_report(int fd, struct chain *c)
         char buf[CMSG_SPACE(sizeof(struct ucred))];
         struct cmsghdr align;
     } control;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+    struct msghdr msg = {.msg_iov = &iov,
+                         .msg_iovlen = 1,
+                         .msg_control = control.buf,
                          .msg_controllen = sizeof control.buf};
     if (poll(&pfd, 1, 10000) != 1 || recvmsg(fd, &msg, 0) != (ssize_t)sizeof r) {
         fprintf(stderr, "no report from a level within 10 s\n");
@@ -163,7 +165,8 @@ static int chain_start(struct chain *c)
         if (receive_report(c->report_r, c) == -1)
             return -1;
     if (c->host_pid[1] != pid) {
-        fprintf(stderr, "level 1 reported PID %d, clone() said %d\n", (int)c->host_pid[1], (int)pid);
+        fprintf(stderr, "level 1 reported PID %d, clone() said %d\n", (int)c->host_pid[1],
+                (int)pid);
         return -1;
     }
     for (int m = 1; m <= DEPTH; m++) {
@@ -266,8 +269,8 @@ static int in_sandbox_as_nobody(int (*fn)(void *), void *arg)
 static void run_live_as(int (*check)(struct chain *c), int as_nobody)
 {
     struct tl_host_snapshot before, after;
-    struct chain *shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
-                                MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    struct chain *shared =
+        mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     assert_true(shared != MAP_FAILED);
     memset(shared, 0, sizeof *shared);
     struct live_case lc = {check, shared};
@@ -301,7 +304,8 @@ static int check_nspid(struct chain *c)
 {
     for (int m = 1; m <= DEPTH; m++) {
         struct procfs_status st;
-        CHECK(c->report[m].own_pid == 1, "level %d is PID %d to itself", m, (int)c->report[m].own_pid);
+        CHECK(c->report[m].own_pid == 1, "level %d is PID %d to itself", m,
+              (int)c->report[m].own_pid);
         CHECK(c->report[m].child_pid == (m < DEPTH ? 2 : 0), "level %d", m);
         CHECK(procfs_read_status("/proc", c->host_pid[m], &st) == 0, "%s", strerror(errno));
         CHECK(st.pid == c->host_pid[m], "level %d", m);
@@ -312,8 +316,8 @@ static int check_nspid(struct chain *c)
         for (int i = 1; i <= m; i++)
             CHECK(st.nspid[i] == m - i + 1, "level %d NSpid[%d] = %d", m, i, (int)st.nspid[i]);
         CHECK(procfs_read_status("/proc1", m, &st) == 0, "%s", strerror(errno));
-        CHECK(st.pid == m && st.ppid == m - 1, "level %d in /proc1: pid %d ppid %d", m,
-              (int)st.pid, (int)st.ppid);
+        CHECK(st.pid == m && st.ppid == m - 1, "level %d in /proc1: pid %d ppid %d", m, (int)st.pid,
+              (int)st.ppid);
         CHECK(st.nspid_count == m, "level %d in /proc1 has %d PIDs", m, st.nspid_count);
         CHECK(st.nspid[m - 1] == 1, "level %d", m);
     }
@@ -398,7 +402,8 @@ static int check_tree(struct chain *c)
     for (int m = 1; m <= DEPTH && rc == 0; m++) {
         const struct procfs_pidns *ns;
         if (procfs_tree_find_process(&host, c->host_pid[m], &ns) == NULL || ns->level != m ||
-            ns->inode != c->inode[m] || ns->parent->inode != (m == 1 ? host.root->inode : c->inode[m - 1]))
+            ns->inode != c->inode[m] ||
+            ns->parent->inode != (m == 1 ? host.root->inode : c->inode[m - 1]))
             rc = 1, fprintf(stderr, "level %d misplaced in the tree of /proc\n", m);
     }
     procfs_tree_free(&host);
@@ -444,7 +449,8 @@ static int check_ns_links(struct chain *c)
     CHECK(strcmp(link_named(deep, n_deep, "pid_for_children"), want) == 0, "pid_for_children");
     CHECK(strcmp(link_named(deep, n_deep, "mnt"), link_named(mine, n_mine, "mnt")) == 0, "mnt");
     CHECK(strcmp(link_named(deep, n_deep, "user"), link_named(mine, n_mine, "user")) == 0, "user");
-    CHECK(strcmp(link_named(deep, n_deep, "pid"), link_named(mine, n_mine, "pid")) != 0, "pid same");
+    CHECK(strcmp(link_named(deep, n_deep, "pid"), link_named(mine, n_mine, "pid")) != 0,
+          "pid same");
     char *text = procfs_format_ns_links(deep, n_deep);
     char line[96];
     snprintf(line, sizeof line, "\npid                %s\n", want);

@@ -142,7 +142,11 @@ static int is_valid_utf8(const char *s, size_t n)
 {
     for (size_t i = 0; i < n;) {
         unsigned char c = (unsigned char)s[i];
-        size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+        size_t len = c < 0x80             ? 1
+                     : (c & 0xe0) == 0xc0 ? 2
+                     : (c & 0xf0) == 0xe0 ? 3
+                     : (c & 0xf8) == 0xf0 ? 4
+                                          : 0;
         if (len == 0 || i + len > n)
             return 0;
         for (size_t k = 1; k < len; k++)
@@ -330,7 +334,7 @@ static void test_highlight_without_colour_changes_nothing(void **state)
         size_t size_;                                                                              \
         FILE *out_ = open_memstream(&(text_var), &size_);                                          \
         assert_non_null(out_);                                                                     \
-        struct render r = {out_, (width_cols), (colour_on)};                                      \
+        struct render r = {out_, (width_cols), (colour_on)};                                       \
         call;                                                                                      \
         fclose(out_);                                                                              \
     } while (0)
@@ -358,7 +362,8 @@ static void test_text_styles_wrap_and_reset_every_line(void **state)
     assert_null(strchr(text, '\033'));
     free(want);
     free(text);
-    CAPTURE(text, 0, 20, render_text(&r, RENDER_NOTE, "27656 is the child's PID in your namespace"));
+    CAPTURE(text, 0, 20,
+            render_text(&r, RENDER_NOTE, "27656 is the child's PID in your namespace"));
     assert_string_equal(text, "  27656 is the\n  child's PID in\n  your namespace\n");
     free(text);
     CAPTURE(text, 1, 80, render_text(&r, RENDER_GOOD, "check passed\nPID = 1"));
@@ -379,7 +384,10 @@ static void test_output_is_not_wrapped_and_cannot_move_the_cursor(void **state)
     CAPTURE(text, 0, 20, render_text(&r, RENDER_OUTPUT, ps));
     assert_int_equal(strncmp(text, ps, strlen(ps)), 0); /* columns kept on one line */
     free(text);
-    CAPTURE(text, 1, 80, render_text(&r, RENDER_OUTPUT, "a\033[2J\033[Hb\rc\x7f\xc2\x9b" "d\n"));
+    CAPTURE(text, 1, 80,
+            render_text(&r, RENDER_OUTPUT,
+                        "a\033[2J\033[Hb\rc\x7f\xc2\x9b"
+                        "d\n"));
     assert_string_equal(text, "a^[[2J^[[Hb^Mc^??d\033[0m\n");
     assert_only_sgr(text);
     free(text);
@@ -454,9 +462,31 @@ static void test_random_lines_keep_their_text(void **state)
 {
     (void)state;
     static const char *const pieces[] = {
-        "PID", "Pid:\t", "NSpid:", " ", "\t", "\n", "1", "27656", "pid:[", "]", "/proc", "2",
-        "/", "=", ":", "\xc3\xa9", "\xe5\x90\x8d", "\xff", "returned by clone()", "PPid", "x",
-        "mnt:[12]", "\n\n", "child_pid", "_",
+        "PID",
+        "Pid:\t",
+        "NSpid:",
+        " ",
+        "\t",
+        "\n",
+        "1",
+        "27656",
+        "pid:[",
+        "]",
+        "/proc",
+        "2",
+        "/",
+        "=",
+        ":",
+        "\xc3\xa9",
+        "\xe5\x90\x8d",
+        "\xff",
+        "returned by clone()",
+        "PPid",
+        "x",
+        "mnt:[12]",
+        "\n\n",
+        "child_pid",
+        "_",
     };
     struct render on = {stdout, 80, 1};
     srand(4242);
