@@ -131,6 +131,9 @@ static void test_status_names_kept_escaped_and_cut(void **state)
     parse_fixture("status/name-long", &st);
     assert_int_equal(strlen(st.name), sizeof st.name - 1);
     assert_memory_equal(st.name, "rcu_exp_par_gp_kthread_worker/0_", 32);
+    /* 62 bytes and a two-byte character: cut before the character, not in it. */
+    parse_fixture("status/name-utf8-cut", &st);
+    assert_int_equal(strlen(st.name), 62);
 }
 
 static void test_status_malformed_files_are_rejected(void **state)
@@ -246,6 +249,8 @@ static void test_ns_links_of_a_process_sorted_and_formatted(void **state)
     assert_int_equal(errno, ENOENT);
 }
 
+/* The fixture root also holds self, sys, 01, 1x, -5, 4294967296 and
+ * 99999999999999999999: none is a PID, and none is an error. */
 static void test_list_pids_only_numbers_sorted(void **state)
 {
     (void)state;
