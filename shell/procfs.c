@@ -82,8 +82,11 @@ static void copy_name(const char *value, char *name, size_t size)
     while (*value == ' ' || *value == '\t')
         value++;
     size_t len = strcspn(value, "\n");
-    if (len >= size)
+    if (len >= size) { /* cut, but not inside a UTF-8 character */
         len = size - 1;
+        while (len > 0 && ((unsigned char)value[len] & 0xc0) == 0x80)
+            len--;
+    }
     memcpy(name, value, len);
     name[len] = '\0';
 }
@@ -287,10 +290,15 @@ int procfs_list_pids(const char *proc_root, pid_t **pids, size_t *count)
         return -1;
     size_t n = 0, cap = 64;
     pid_t *list = malloc(cap * sizeof *list);
-    struct dirent *entry;
-    errno = 0;
-    while (list != NULL && (entry = readdir(dir)) != NULL) {
+    int saved = 0;
+    while (list != NULL) {
         pid_t pid;
+        errno = 0;
+        struct dirent *entry = readdir(dir);
+        if (entry == NULL) {
+            saved = errno; /* 0 at the end of the directory */
+            break;
+        }
         if (pid_from_name(entry->d_name, &pid) == -1)
             continue;
         if (n == cap) {
@@ -305,7 +313,8 @@ int procfs_list_pids(const char *proc_root, pid_t **pids, size_t *count)
         }
         list[n++] = pid;
     }
-    int saved = list == NULL ? ENOMEM : errno;
+    if (list == NULL)
+        saved = ENOMEM;
     closedir(dir);
     if (list == NULL || saved != 0) {
         free(list);

@@ -71,8 +71,8 @@ static struct procfs_pidns *find_child(const struct procfs_pidns *node, unsigned
  * root, not repeat an inode, and not put a known namespace under a second
  * parent. Returns the index of the first namespace still to be created (-1
  * when all exist) through *first_new, and the deepest existing node. */
-static int check_chain(const struct procfs_tree *tree, const unsigned long long *chain,
-                       size_t len, struct procfs_pidns **deepest, long *first_new)
+static int check_chain(const struct procfs_tree *tree, const unsigned long long *chain, size_t len,
+                       struct procfs_pidns **deepest, long *first_new)
 {
     if (len == 0 || len > PROCFS_MAX_LEVELS || chain[len - 1] != tree->root->inode)
         return -1;

@@ -142,7 +142,11 @@ static int is_valid_utf8(const char *s, size_t n)
 {
     for (size_t i = 0; i < n;) {
         unsigned char c = (unsigned char)s[i];
-        size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+        size_t len = c < 0x80             ? 1
+                     : (c & 0xe0) == 0xc0 ? 2
+                     : (c & 0xf0) == 0xe0 ? 3
+                     : (c & 0xf8) == 0xf0 ? 4
+                                          : 0;
         if (len == 0 || i + len > n)
             return 0;
         for (size_t k = 1; k < len; k++)
@@ -330,7 +334,7 @@ static void test_highlight_without_colour_changes_nothing(void **state)
         size_t size_;                                                                              \
         FILE *out_ = open_memstream(&(text_var), &size_);                                          \
         assert_non_null(out_);                                                                     \
-        struct render r = {out_, (width_cols), (colour_on)};                                      \
+        struct render r = {out_, (width_cols), (colour_on)};                                       \
         call;                                                                                      \
         fclose(out_);                                                                              \
     } while (0)
@@ -358,7 +362,8 @@ static void test_text_styles_wrap_and_reset_every_line(void **state)
     assert_null(strchr(text, '\033'));
     free(want);
     free(text);
-    CAPTURE(text, 0, 20, render_text(&r, RENDER_NOTE, "27656 is the child's PID in your namespace"));
+    CAPTURE(text, 0, 20,
+            render_text(&r, RENDER_NOTE, "27656 is the child's PID in your namespace"));
     assert_string_equal(text, "  27656 is the\n  child's PID in\n  your namespace\n");
     free(text);
     CAPTURE(text, 1, 80, render_text(&r, RENDER_GOOD, "check passed\nPID = 1"));
@@ -379,7 +384,10 @@ static void test_output_is_not_wrapped_and_cannot_move_the_cursor(void **state)
     CAPTURE(text, 0, 20, render_text(&r, RENDER_OUTPUT, ps));
     assert_int_equal(strncmp(text, ps, strlen(ps)), 0); /* columns kept on one line */
     free(text);
-    CAPTURE(text, 1, 80, render_text(&r, RENDER_OUTPUT, "a\033[2J\033[Hb\rc\x7f\xc2\x9b" "d\n"));
+    CAPTURE(text, 1, 80,
+            render_text(&r, RENDER_OUTPUT,
+                        "a\033[2J\033[Hb\rc\x7f\xc2\x9b"
+                        "d\n"));
     assert_string_equal(text, "a^[[2J^[[Hb^Mc^??d\033[0m\n");
     assert_only_sgr(text);
     free(text);
@@ -447,6 +455,65 @@ static void test_notes_relate_the_values(void **state)
     assert_null(render_note_nspid("none", NULL, 0));
 }
 
+/* On random lines built from the pieces highlighting looks at, colour only
+ * ever adds escape pairs: with them removed the text is unchanged; and
+ * wrapping keeps the words, whatever the width and indent. */
+static void test_random_lines_keep_their_text(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {
+        "PID",
+        "Pid:\t",
+        "NSpid:",
+        " ",
+        "\t",
+        "\n",
+        "1",
+        "27656",
+        "pid:[",
+        "]",
+        "/proc",
+        "2",
+        "/",
+        "=",
+        ":",
+        "\xc3\xa9",
+        "\xe5\x90\x8d",
+        "\xff",
+        "returned by clone()",
+        "PPid",
+        "x",
+        "mnt:[12]",
+        "\n\n",
+        "child_pid",
+        "_",
+    };
+    struct render on = {stdout, 80, 1};
+    srand(4242);
+    for (int round = 0; round < 5000; round++) {
+        char line[600] = "";
+        for (int i = rand() % 40; i > 0; i--)
+            strcat(line, pieces[rand() % (int)(sizeof pieces / sizeof pieces[0])]);
+        char *h = render_highlight(&on, line), *plain = calloc(1, strlen(h) + 1), *o = plain;
+        for (const char *p = h; *p != '\0';) {
+            if (strncmp(p, "\033[1;33m", 7) == 0)
+                p += 7;
+            else if (strncmp(p, "\033[0m", 4) == 0)
+                p += 4;
+            else
+                *o++ = *p++;
+        }
+        if (strcmp(plain, line) != 0)
+            fail_msg("highlighting changed \"%s\" into \"%s\"", line, plain);
+        free(plain);
+        free(h);
+        char *wrapped = render_wrap(line, 20 + rand() % 181, rand() % 10);
+        char *want = words_of(line), *got = words_of(wrapped);
+        assert_string_equal(got, want);
+        free(want), free(got), free(wrapped);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -464,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_command_prompt_and_continuation),
         cmocka_unit_test(test_code_listing_numbers_aligned),
         cmocka_unit_test(test_notes_relate_the_values),
+        cmocka_unit_test(test_random_lines_keep_their_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
