@@ -132,18 +132,26 @@ static int check_tree(struct pidns_chain *c)
                 want_ps);
         rc = 1;
     }
-    free(tree), free(want_tree), free(ps), free(want_ps);
+    free(tree);
+    free(want_tree);
+    free(ps);
+    free(want_ps);
     procfs_tree_free(&t);
     CHECK(rc == 0, "the tree from /proc1");
     /* The whole of /proc: the chain hangs below the test's own namespace. */
     CHECK(procfs_read_tree("/proc", &host) == 0, "read_tree /proc: %s", strerror(errno));
-    CHECK(host.root->inode == pidns_chain_ns_inode(getpid()), "root of /proc is not our namespace");
+    if (host.root->inode != pidns_chain_ns_inode(getpid())) {
+        fprintf(stderr, "the root of /proc's tree is not our namespace\n");
+        rc = 1;
+    }
     for (int m = 1; m <= DEPTH && rc == 0; m++) {
         const struct procfs_pidns *ns;
         if (procfs_tree_find_process(&host, c->host_pid[m], &ns) == NULL || ns->level != m ||
             ns->inode != c->inode[m] ||
-            ns->parent->inode != (m == 1 ? host.root->inode : c->inode[m - 1]))
-            rc = 1, fprintf(stderr, "level %d misplaced in the tree of /proc\n", m);
+            ns->parent->inode != (m == 1 ? host.root->inode : c->inode[m - 1])) {
+            fprintf(stderr, "level %d misplaced in the tree of /proc\n", m);
+            rc = 1;
+        }
     }
     procfs_tree_free(&host);
     return rc;
@@ -357,9 +365,11 @@ static int check_vanishing_processes_and_zombie(struct pidns_chain *c)
             break;
         }
         const struct procfs_process *z = procfs_tree_find_process(&t, r.pid_in_ns, &ns);
-        if (t.count != DEPTH || z == NULL || z->status.state != 'Z' || ns != t.root)
-            rc = 1, fprintf(stderr, "read %d: %zu namespaces, zombie %s\n", i, t.count,
-                            z == NULL ? "missing" : "misread");
+        if (t.count != DEPTH || z == NULL || z->status.state != 'Z' || ns != t.root) {
+            fprintf(stderr, "read %d: %zu namespaces, zombie %s\n", i, t.count,
+                    z == NULL ? "missing" : "misread");
+            rc = 1;
+        }
         saw_churn |= t.root->member_count > 2; /* level 1, the zombie, a churning child */
         procfs_tree_free(&t);
     }
@@ -403,9 +413,11 @@ static int check_against_lsns(struct pidns_chain *c)
         snprintf(want, sizeof want, "\n%llu 1 %d %llu\n", c->inode[m], (int)c->host_pid[m],
                  ns != NULL ? ns->parent->inode : 0ULL);
         int in_lsns = strstr(out, want + 1) == out || strstr(out, want) != NULL;
-        if (ns == NULL || ns->member_count != 1 || !in_lsns)
-            rc = 1, fprintf(stderr, "level %d: lsns has no line \"%.*s\"\n%s", m,
-                            (int)strlen(want) - 2, want + 1, out);
+        if (ns == NULL || ns->member_count != 1 || !in_lsns) {
+            fprintf(stderr, "level %d: lsns has no line \"%.*s\"\n%s", m, (int)strlen(want) - 2,
+                    want + 1, out);
+            rc = 1;
+        }
     }
     procfs_tree_free(&t);
     free(out);

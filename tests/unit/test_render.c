@@ -510,7 +510,9 @@ static void test_random_lines_keep_their_text(void **state)
         char *wrapped = render_wrap(line, 20 + rand() % 181, rand() % 10);
         char *want = words_of(line), *got = words_of(wrapped);
         assert_string_equal(got, want);
-        free(want), free(got), free(wrapped);
+        free(want);
+        free(got);
+        free(wrapped);
     }
 }
 
