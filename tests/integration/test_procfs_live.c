@@ -224,6 +224,8 @@ struct probe_result {
     unsigned long long root_inode, deepest_inode;
     int deepest_level;
     pid_t pid_in_ns; /* the grandchild's PID as level k's namespace sees it */
+    unsigned long long ancestry[PROCFS_MAX_LEVELS];
+    size_t ancestry_len;
 };
 
 static pid_t spawn_in_level(const struct pidns_chain *c, int k, void (*fn)(struct probe_result *),
@@ -267,12 +269,13 @@ static void probe_read_tree(struct probe_result *r)
     procfs_tree_free(&t);
 }
 
-static int probe_from_level(const struct pidns_chain *c, int k, struct probe_result *r)
+static int probe_from_level(const struct pidns_chain *c, int k, struct probe_result *r,
+                            void (*fn)(struct probe_result *))
 {
     int fds[2], status;
     if (pipe2(fds, O_CLOEXEC) == -1)
         return -1;
-    pid_t middle = spawn_in_level(c, k, probe_read_tree, fds[1]);
+    pid_t middle = spawn_in_level(c, k, fn, fds[1]);
     close(fds[1]);
     ssize_t n = middle == -1 ? -1 : read(fds[0], r, sizeof *r);
     close(fds[0]);
@@ -286,7 +289,7 @@ static int probe_from_level(const struct pidns_chain *c, int k, struct probe_res
 static int check_read_tree_one_level_below(struct pidns_chain *c)
 {
     struct probe_result r;
-    CHECK(probe_from_level(c, 2, &r) == 0, "the probe in level 2 did not report");
+    CHECK(probe_from_level(c, 2, &r, probe_read_tree) == 0, "the probe in level 2 did not report");
     CHECK(r.rc == 0, "read_tree from level 2: %s", strerror(r.error));
     CHECK(r.count == DEPTH && r.root_inode == c->inode[1], "%zu namespaces", r.count);
     CHECK(r.deepest_inode == c->inode[DEPTH] && r.deepest_level == DEPTH - 1, "deepest %llu",
@@ -299,7 +302,7 @@ static int check_read_tree_one_level_below(struct pidns_chain *c)
 static int check_read_tree_two_levels_below(struct pidns_chain *c)
 {
     struct probe_result r;
-    CHECK(probe_from_level(c, 3, &r) == 0, "the probe in level 3 did not report");
+    CHECK(probe_from_level(c, 3, &r, probe_read_tree) == 0, "the probe in level 3 did not report");
     CHECK(r.rc == -1 && r.error == EPERM, "rc %d: %s", r.rc, strerror(r.error));
     return 0;
 }
@@ -316,6 +319,48 @@ static void test_read_tree_two_levels_below_the_proc_root_fails_with_eperm(void 
     (void)state;
     TL_REQUIRE_ROOT();
     pidns_chain_run(check_read_tree_two_levels_below, 0);
+}
+
+/* The deepest level's ancestry, read by a process in level 2's namespace. */
+static void probe_ancestry(struct probe_result *r)
+{
+    r->rc = procfs_read_pidns_ancestry("/proc1", DEPTH, r->ancestry, PROCFS_MAX_LEVELS,
+                                       &r->ancestry_len);
+    r->error = errno;
+}
+
+/* Walking up with NS_GET_PARENT from the deepest namespace reaches the
+ * caller's own and stops there: from the test's namespace all levels and
+ * ours; from inside level 2, levels DEPTH..2 only. Too small a buffer is
+ * ENOSPC. */
+static int check_ancestry(struct pidns_chain *c)
+{
+    unsigned long long chain[PROCFS_MAX_LEVELS];
+    size_t len;
+    struct probe_result r;
+    CHECK(procfs_read_pidns_ancestry("/proc", c->host_pid[DEPTH], chain, PROCFS_MAX_LEVELS, &len) ==
+              0,
+          "%s", strerror(errno));
+    CHECK(len == DEPTH + 1, "%zu namespaces above and including level %d", len, DEPTH);
+    for (int i = 0; i < DEPTH; i++)
+        CHECK(chain[i] == c->inode[DEPTH - i], "chain[%d]", i);
+    CHECK(chain[DEPTH] == pidns_chain_ns_inode(getpid()), "the top is not our namespace");
+    errno = 0;
+    CHECK(procfs_read_pidns_ancestry("/proc", c->host_pid[DEPTH], chain, 2, &len) == -1 &&
+              errno == ENOSPC,
+          "a buffer of 2 for 5 namespaces");
+    CHECK(probe_from_level(c, 2, &r, probe_ancestry) == 0, "the probe in level 2 did not report");
+    CHECK(r.rc == 0, "%s", strerror(r.error));
+    CHECK(r.ancestry_len == DEPTH - 1, "from level 2: %zu namespaces", r.ancestry_len);
+    CHECK(r.ancestry[0] == c->inode[DEPTH] && r.ancestry[DEPTH - 2] == c->inode[2], "from level 2");
+    return 0;
+}
+
+static void test_ancestry_walks_up_to_the_callers_namespace(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    pidns_chain_run(check_ancestry, 0);
 }
 
 /* In level 1's namespace: forks and reaps short-lived children until killed,
@@ -456,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_ns_link_of_nested_process_matches_tree_inode),
         cmocka_unit_test(test_read_tree_one_level_below_the_proc_root_fills_in_the_root),
         cmocka_unit_test(test_read_tree_two_levels_below_the_proc_root_fails_with_eperm),
+        cmocka_unit_test(test_ancestry_walks_up_to_the_callers_namespace),
         cmocka_unit_test(test_read_tree_skips_processes_that_vanish),
         cmocka_unit_test(test_tree_agrees_with_lsns),
         cmocka_unit_test(test_nspid_tree_and_links_as_an_ordinary_user),
