@@ -59,6 +59,8 @@ DEB_CHECK_PACKAGES = $(DEB_RUN_PACKAGES) libcmocka-dev asciidoctor tmux valgrind
 	libclang-rt-dev man-db time hyperfine
 
 .PHONY: all examples tutor tests deps deps-check run check check-run clean
+# Keep objects made by pattern rules (make would delete them as intermediates).
+.SECONDARY:
 all: examples tutor tests
 
 examples: $(EXAMPLES)

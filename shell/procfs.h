@@ -114,6 +114,15 @@ int procfs_tree_add(struct procfs_tree *tree, const struct procfs_status *status
 int procfs_read_tree(const char *proc_root, struct procfs_tree *tree);
 void procfs_tree_free(struct procfs_tree *tree);
 
+/* The ancestry of a process's PID namespace as the caller may see it:
+ * chain[0] its own (PROC_ROOT/PID/ns/pid), then each parent by
+ * NS_GET_PARENT, up to the caller's own PID namespace, above which the
+ * kernel answers EPERM. Returns 0 with *len inodes, or -1 with errno (ENOENT
+ * or ESRCH: no such process; ENOSPC: more than max; ENOTTY: kernel before
+ * 4.9). For a process outside the caller's subtree, chain is just its own. */
+int procfs_read_pidns_ancestry(const char *proc_root, pid_t pid, unsigned long long *chain,
+                               size_t max, size_t *len);
+
 /* Look-ups in a tree: NULL when absent. */
 const struct procfs_pidns *procfs_tree_find_ns(const struct procfs_tree *tree,
                                                unsigned long long inode);

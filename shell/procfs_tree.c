@@ -288,3 +288,34 @@ int procfs_read_tree(const char *proc_root, struct procfs_tree *tree)
     }
     return rc;
 }
+
+int procfs_read_pidns_ancestry(const char *proc_root, pid_t pid, unsigned long long *chain,
+                               size_t max, size_t *len)
+{
+    char path[4096];
+    *len = 0;
+    if (snprintf(path, sizeof path, "%s/%d/ns/pid", proc_root, (int)pid) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+    while (fd != -1 && rc == 0) {
+        if (*len == max) {
+            errno = ENOSPC;
+            rc = -1;
+        } else if ((rc = fd_inode(fd, &chain[*len])) == 0) {
+            ++*len;
+            int parent = ioctl(fd, NS_GET_PARENT);
+            if (parent == -1 && errno == EPERM)
+                break; /* the caller's top: its own namespace, or beyond its sight */
+            rc = parent == -1 ? -1 : 0;
+            close(fd);
+            fd = parent;
+        }
+    }
+    int saved = errno;
+    if (fd != -1)
+        close(fd);
+    errno = saved;
+    return fd == -1 && *len == 0 ? -1 : rc;
+}

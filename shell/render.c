@@ -150,10 +150,12 @@ static void wrap_line(FILE *out, const char *line, size_t n, int width, int inde
             fputc('\n', out);
             col = 0;
         }
-        if (col == 0)
+        if (col == 0) {
             fprintf(out, "%*s", margin, "");
-        else
-            fputc(' ', out), col++;
+        } else {
+            fputc(' ', out);
+            col++;
+        }
         fwrite(line + start, 1, i - start, out);
         col += w;
         while (i < n && is_blank(line[i]))

@@ -1,204 +1,30 @@
 /* test_procfs_live.c: the procfs readers against the real kernel.
  *
- * In a sandbox child (private mount namespace, tl_in_sandbox), the test
- * builds a chain of nested PID namespaces with clone(CLONE_NEWPID): level 1
- * is the init of a new namespace and mounts its procfs at /proc1 (inside the
- * sandbox), and clones level 2 into another new namespace, and so on. Every
- * level reports over a datagram socket (the kernel attaches its PID, as the
- * test's namespace sees it, to each message) and then waits on a pipe. The
- * test then compares what procfs reads (NSpid, the namespace tree, the ns
- * links) with what it created. Closing the pipe ends every level; killing
- * level 1 (an init) ends them all if anything went wrong. Nothing outlives
- * the sandbox child: the test checks that no process is left in any
- * namespace it made and that the host's mounts and / are unchanged.
+ * Each test builds a chain of nested PID namespaces with clone(CLONE_NEWPID)
+ * in a sandbox child (tests/lib/pidns_chain.h: level 1 mounts its procfs at
+ * /proc1, every level reports its PIDs) and compares what procfs reads
+ * (NSpid, the namespace tree and its text, the ns links, lsns) with what it
+ * created; also what NS_GET_PARENT's EPERM means for a caller below the proc
+ * root, processes vanishing mid-read, and the unprivileged route. Nothing
+ * outlives a test: pidns_chain_run checks that no level is left and that the
+ * host's /procN mounts and / are unchanged.
  */
 #include "testlib.h"
+#include "pidns_chain.h"
 #include "procfs.h"
-#include "sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
-#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define DEPTH 4 /* nested namespaces below the test's own */
-#define STACK_SIZE (256 * 1024)
-
-/* What a level tells the test, plus its PID in the test's namespace. */
-struct report {
-    int level;
-    pid_t own_pid;   /* getpid(): 1, each level is its namespace's init */
-    pid_t child_pid; /* what clone() returned for the next level, 0 at the end */
-    int error;       /* errno of a failed mount or clone, else 0 */
-};
-
-/* Shared with the test process (MAP_SHARED): filled in by the sandbox child. */
-struct chain {
-    pid_t host_pid[DEPTH + 1]; /* [m]: level m's PID in the test's namespace */
-    struct report report[DEPTH + 1];
-    unsigned long long inode[DEPTH + 1]; /* [m]: level m's own namespace */
-    int hold_w;                          /* closing it ends every level */
-    int report_r;
-};
-
-struct level_arg {
-    int level, hold_r, hold_w, report_w, report_r;
-};
-
-static pid_t clone_level(struct level_arg *arg);
-
-/* One level: the init of its own PID namespace. */
-static int level_main(void *p)
-{
-    struct level_arg a = *(struct level_arg *)p;
-    struct report r = {.level = a.level};
-    char c;
-
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    close(a.hold_w); /* else the pipe never reaches EOF */
-    close(a.report_r);
-    if (a.level == 1 && mount("proc", "/proc1", "proc", 0, NULL) == -1)
-        r.error = errno;
-    if (r.error == 0 && a.level < DEPTH) {
-        struct level_arg next = a;
-        next.level++;
-        r.child_pid = clone_level(&next);
-        if (r.child_pid == -1)
-            r.error = errno;
-    }
-    r.own_pid = getpid();
-    send(a.report_w, &r, sizeof r, 0);
-    while (read(a.hold_r, &c, 1) == -1 && errno == EINTR)
-        ;
-    if (r.child_pid > 0)
-        waitpid(r.child_pid, NULL, 0);
-    return 0;
-}
-
-static pid_t clone_level(struct level_arg *arg)
-{
-    char *stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-    if (stack == MAP_FAILED)
-        return -1;
-    pid_t pid = clone(level_main, stack + STACK_SIZE, CLONE_NEWPID | SIGCHLD, arg);
-    int saved = errno;
-    munmap(stack, STACK_SIZE); /* the child has its own copy */
-    errno = saved;
-    return pid;
-}
-
-/* Receives one report and, from the kernel, the sender's PID as we see it. */
-static int receive_report(int fd, struct chain *c)
-{
-    struct pollfd pfd = {.fd = fd, .events = POLLIN};
-    struct report r;
-    struct iovec iov = {.iov_base = &r, .iov_len = sizeof r};
-    union {
-        char buf[CMSG_SPACE(sizeof(struct ucred))];
-        struct cmsghdr align;
-    } control;
-    struct msghdr msg = {.msg_iov = &iov,
-                         .msg_iovlen = 1,
-                         .msg_control = control.buf,
-                         .msg_controllen = sizeof control.buf};
-    if (poll(&pfd, 1, 10000) != 1 || recvmsg(fd, &msg, 0) != (ssize_t)sizeof r) {
-        fprintf(stderr, "no report from a level within 10 s\n");
-        return -1;
-    }
-    struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-    if (cm == NULL || cm->cmsg_type != SCM_CREDENTIALS || r.level < 1 || r.level > DEPTH) {
-        fprintf(stderr, "a report without credentials\n");
-        return -1;
-    }
-    struct ucred cred;
-    memcpy(&cred, CMSG_DATA(cm), sizeof cred);
-    c->host_pid[r.level] = cred.pid;
-    c->report[r.level] = r;
-    return r.error == 0 ? 0 : (fprintf(stderr, "level %d: %s\n", r.level, strerror(r.error)), -1);
-}
-
-static unsigned long long ns_inode_of(pid_t pid)
-{
-    char link[64], type[16];
-    unsigned long long inode = 0;
-    if (procfs_read_ns_link("/proc", pid, "pid", link, sizeof link) == 0)
-        procfs_parse_ns_link(link, type, sizeof type, &inode);
-    return inode;
-}
-
-/* Builds the chain; on failure whatever started is stopped again. */
-static int chain_start(struct chain *c)
-{
-    int hold[2], report[2], one = 1;
-    memset(c->host_pid, 0, sizeof c->host_pid);
-    if (mkdir("/proc1", 0555) == -1 || pipe2(hold, O_CLOEXEC) == -1 ||
-        socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, report) == -1 ||
-        setsockopt(report[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof one) == -1) {
-        perror("chain_start: set up");
-        return -1;
-    }
-    struct level_arg first = {1, hold[0], hold[1], report[1], report[0]};
-    /* The fds are close-on-exec, but clone() keeps them: each level has them. */
-    pid_t pid = clone_level(&first);
-    close(hold[0]);
-    close(report[1]);
-    c->hold_w = hold[1];
-    c->report_r = report[0];
-    if (pid == -1) {
-        perror("clone(CLONE_NEWPID)");
-        return -1;
-    }
-    for (int i = 0; i < DEPTH; i++)
-        if (receive_report(c->report_r, c) == -1)
-            return -1;
-    if (c->host_pid[1] != pid) {
-        fprintf(stderr, "level 1 reported PID %d, clone() said %d\n", (int)c->host_pid[1],
-                (int)pid);
-        return -1;
-    }
-    for (int m = 1; m <= DEPTH; m++) {
-        c->inode[m] = ns_inode_of(c->host_pid[m]);
-        /* A level that has just reported may still be running on its way to
-         * read(): wait until it sleeps there, so states (ps's S) are stable. */
-        struct procfs_status st;
-        for (int tries = 0; tries < 400; tries++) {
-            if (procfs_read_status("/proc", c->host_pid[m], &st) == 0 && st.state == 'S')
-                break;
-            usleep(5000);
-        }
-    }
-    return 0;
-}
-
-/* Ends every level: EOF on the pipe, then SIGKILL to level 1 (the init of
- * the outermost namespace made, so the kernel kills all below it). */
-static void chain_stop(struct chain *c)
-{
-    close(c->hold_w);
-    close(c->report_r);
-    if (c->host_pid[1] > 0) {
-        for (int tries = 0; tries < 100; tries++) {
-            if (waitpid(c->host_pid[1], NULL, WNOHANG) != 0)
-                return;
-            usleep(10000);
-        }
-        kill(c->host_pid[1], SIGKILL);
-        waitpid(c->host_pid[1], NULL, 0);
-    }
-}
+#define DEPTH PIDNS_CHAIN_DEPTH
 
 #define CHECK(cond, ...)                                                                           \
     do {                                                                                           \
@@ -210,99 +36,10 @@ static void chain_stop(struct chain *c)
         }                                                                                          \
     } while (0)
 
-/* Runs check(c) on a freshly built chain in the sandbox child. */
-struct live_case {
-    int (*check)(struct chain *c);
-    struct chain *shared;
-};
-
-static int run_case(void *p)
-{
-    struct live_case *lc = p;
-    int rc = chain_start(lc->shared);
-    if (rc == 0)
-        rc = lc->check(lc->shared);
-    chain_stop(lc->shared);
-    umount("/proc1");
-    return rc == 0 || rc == 77 ? rc : 1; /* 77: skipped, the reason printed */
-}
-
-/* Levels of the chain still alive. When level 1, the init of the outermost
- * namespace made, has gone, the kernel has ended everything in that
- * namespace and below (probes and zombies included): none of them can be
- * left. A PID counts only with its namespace's inode, as other tests on the
- * machine reuse both PIDs and freed namespace inodes. */
-static int leftover_processes(const struct chain *c)
-{
-    int left = 0;
-    for (int m = 1; m <= DEPTH; m++)
-        if (c->host_pid[m] > 0 && c->inode[m] != 0 && ns_inode_of(c->host_pid[m]) == c->inode[m])
-            left++;
-    return left;
-}
-
-/* The unprivileged route, as the lab takes it for an ordinary user: become
- * nobody, then enter the sandbox (it adds a user namespace), then run. */
-static int in_sandbox_as_nobody(int (*fn)(void *), void *arg)
-{
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        char err[512];
-        if (setgroups(0, NULL) == -1 || setgid(65534) == -1 || setuid(65534) == -1)
-            _exit(90);
-        prctl(PR_SET_DUMPABLE, 1); /* as an exec would: /proc/self stays ours */
-        if (sandbox_enter(0, NULL, err, sizeof err) == -1) {
-            fprintf(stderr, "sandbox_enter as nobody: %s\n", err);
-            _exit(91);
-        }
-        int rc = fn(arg);
-        fflush(NULL);
-        _exit(rc);
-    }
-    int status = -1;
-    if (pid > 0)
-        waitpid(pid, &status, 0);
-    return status;
-}
-
-static void run_live_as(int (*check)(struct chain *c), int as_nobody)
-{
-    struct tl_host_snapshot before, after;
-    struct chain *shared =
-        mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    assert_true(shared != MAP_FAILED);
-    memset(shared, 0, sizeof *shared);
-    struct live_case lc = {check, shared};
-    tl_host_snapshot(&before);
-    int status = as_nobody ? in_sandbox_as_nobody(run_case, &lc) : tl_in_sandbox(run_case, &lc);
-    int left = 0;
-    for (int tries = 0; tries < 100 && (left = leftover_processes(shared)) != 0; tries++)
-        usleep(20000); /* killed processes take a moment to be reaped */
-    tl_host_snapshot(&after);
-    int mounts_same = strcmp(after.mounts, before.mounts) == 0;
-    int root_same = strcmp(after.root_list, before.root_list) == 0;
-    tl_host_snapshot_free(&before);
-    tl_host_snapshot_free(&after);
-    munmap(shared, sizeof *shared);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(left, 0);
-    assert_true(mounts_same);
-    assert_true(root_same);
-    if (WEXITSTATUS(status) == 77)
-        skip();
-    assert_int_equal(WEXITSTATUS(status), 0);
-}
-
-static void run_live(int (*check)(struct chain *c))
-{
-    run_live_as(check, 0);
-}
-
 /* NSpid from the test's /proc: [PID here, m, m-1, ..., 1] for level m, since
  * each namespace numbers its processes from 1 in the order they were made
  * (as in the article's /proc4/5 ... /proc0/1); from /proc1: [m, ..., 1]. */
-static int check_nspid(struct chain *c)
+static int check_nspid(struct pidns_chain *c)
 {
     for (int m = 1; m <= DEPTH; m++) {
         struct procfs_status st;
@@ -330,13 +67,13 @@ static void test_nspid_of_nested_processes_matches_what_was_created(void **state
 {
     (void)state;
     TL_REQUIRE_ROOT();
-    run_live(check_nspid);
+    pidns_chain_run(check_nspid, 0);
 }
 
 /* The tree from /proc1 (level 1's namespace is its root): one namespace a
  * level, one process each, PIDs 1..DEPTH, parents linked, inodes those of
  * the processes' ns/pid links; and the exact `tree` and `ps` text. */
-static int check_tree_from_proc1(struct chain *c, const struct procfs_tree *t)
+static int check_tree_from_proc1(struct pidns_chain *c, const struct procfs_tree *t)
 {
     CHECK(t->count == DEPTH, "%zu namespaces", t->count);
     const struct procfs_pidns *ns = t->root, *parent = NULL;
@@ -356,7 +93,7 @@ static int check_tree_from_proc1(struct chain *c, const struct procfs_tree *t)
 
 /* What procfs_format_tree and _ps must print for the chain, built here from
  * the chain's own numbers. */
-static void expected_formats(const struct chain *c, const char *name, char **tree, char **ps)
+static void expected_formats(const struct pidns_chain *c, const char *name, char **tree, char **ps)
 {
     size_t tsize, psize;
     FILE *t = open_memstream(tree, &tsize), *p = open_memstream(ps, &psize);
@@ -381,7 +118,7 @@ static void expected_formats(const struct chain *c, const char *name, char **tre
     fclose(p);
 }
 
-static int check_tree(struct chain *c)
+static int check_tree(struct pidns_chain *c)
 {
     struct procfs_tree t, host;
     struct procfs_status st;
@@ -395,18 +132,26 @@ static int check_tree(struct chain *c)
                 want_ps);
         rc = 1;
     }
-    free(tree), free(want_tree), free(ps), free(want_ps);
+    free(tree);
+    free(want_tree);
+    free(ps);
+    free(want_ps);
     procfs_tree_free(&t);
     CHECK(rc == 0, "the tree from /proc1");
     /* The whole of /proc: the chain hangs below the test's own namespace. */
     CHECK(procfs_read_tree("/proc", &host) == 0, "read_tree /proc: %s", strerror(errno));
-    CHECK(host.root->inode == ns_inode_of(getpid()), "root of /proc is not our namespace");
+    if (host.root->inode != pidns_chain_ns_inode(getpid())) {
+        fprintf(stderr, "the root of /proc's tree is not our namespace\n");
+        rc = 1;
+    }
     for (int m = 1; m <= DEPTH && rc == 0; m++) {
         const struct procfs_pidns *ns;
         if (procfs_tree_find_process(&host, c->host_pid[m], &ns) == NULL || ns->level != m ||
             ns->inode != c->inode[m] ||
-            ns->parent->inode != (m == 1 ? host.root->inode : c->inode[m - 1]))
-            rc = 1, fprintf(stderr, "level %d misplaced in the tree of /proc\n", m);
+            ns->parent->inode != (m == 1 ? host.root->inode : c->inode[m - 1])) {
+            fprintf(stderr, "level %d misplaced in the tree of /proc\n", m);
+            rc = 1;
+        }
     }
     procfs_tree_free(&host);
     return rc;
@@ -416,7 +161,7 @@ static void test_tree_of_nested_namespaces_has_the_created_shape(void **state)
 {
     (void)state;
     TL_REQUIRE_ROOT();
-    run_live(check_tree);
+    pidns_chain_run(check_tree, 0);
 }
 
 static const char *link_named(const struct procfs_ns_entry *e, size_t n, const char *name)
@@ -430,7 +175,7 @@ static const char *link_named(const struct procfs_ns_entry *e, size_t n, const c
 /* The deepest process's ns links, as `ns PID` shows them: pid is the tree's
  * namespace for it; mnt and user are the test's (clone made only a PID
  * namespace); pid_for_children is its own pid namespace (no unshare). */
-static int check_ns_links(struct chain *c)
+static int check_ns_links(struct pidns_chain *c)
 {
     struct procfs_tree t;
     struct procfs_ns_entry mine[32], deep[32];
@@ -466,7 +211,7 @@ static void test_ns_link_of_nested_process_matches_tree_inode(void **state)
 {
     (void)state;
     TL_REQUIRE_ROOT();
-    run_live(check_ns_links);
+    pidns_chain_run(check_ns_links, 0);
 }
 
 /* Runs fn in a grandchild that lives in level k's PID namespace (setns
@@ -479,9 +224,11 @@ struct probe_result {
     unsigned long long root_inode, deepest_inode;
     int deepest_level;
     pid_t pid_in_ns; /* the grandchild's PID as level k's namespace sees it */
+    unsigned long long ancestry[PROCFS_MAX_LEVELS];
+    size_t ancestry_len;
 };
 
-static pid_t spawn_in_level(const struct chain *c, int k, void (*fn)(struct probe_result *),
+static pid_t spawn_in_level(const struct pidns_chain *c, int k, void (*fn)(struct probe_result *),
                             int result_fd)
 {
     char path[64];
@@ -522,12 +269,13 @@ static void probe_read_tree(struct probe_result *r)
     procfs_tree_free(&t);
 }
 
-static int probe_from_level(const struct chain *c, int k, struct probe_result *r)
+static int probe_from_level(const struct pidns_chain *c, int k, struct probe_result *r,
+                            void (*fn)(struct probe_result *))
 {
     int fds[2], status;
     if (pipe2(fds, O_CLOEXEC) == -1)
         return -1;
-    pid_t middle = spawn_in_level(c, k, probe_read_tree, fds[1]);
+    pid_t middle = spawn_in_level(c, k, fn, fds[1]);
     close(fds[1]);
     ssize_t n = middle == -1 ? -1 : read(fds[0], r, sizeof *r);
     close(fds[0]);
@@ -538,10 +286,10 @@ static int probe_from_level(const struct chain *c, int k, struct probe_result *r
 
 /* A caller one level below the proc root: NS_GET_PARENT stops with EPERM at
  * the caller's namespace; NSpid says the root is right above; whole tree. */
-static int check_read_tree_one_level_below(struct chain *c)
+static int check_read_tree_one_level_below(struct pidns_chain *c)
 {
     struct probe_result r;
-    CHECK(probe_from_level(c, 2, &r) == 0, "the probe in level 2 did not report");
+    CHECK(probe_from_level(c, 2, &r, probe_read_tree) == 0, "the probe in level 2 did not report");
     CHECK(r.rc == 0, "read_tree from level 2: %s", strerror(r.error));
     CHECK(r.count == DEPTH && r.root_inode == c->inode[1], "%zu namespaces", r.count);
     CHECK(r.deepest_inode == c->inode[DEPTH] && r.deepest_level == DEPTH - 1, "deepest %llu",
@@ -551,10 +299,10 @@ static int check_read_tree_one_level_below(struct chain *c)
 
 /* Two levels below: level 3's parent (level 2's namespace) is out of the
  * caller's sight, so the chain cannot be known: EPERM. */
-static int check_read_tree_two_levels_below(struct chain *c)
+static int check_read_tree_two_levels_below(struct pidns_chain *c)
 {
     struct probe_result r;
-    CHECK(probe_from_level(c, 3, &r) == 0, "the probe in level 3 did not report");
+    CHECK(probe_from_level(c, 3, &r, probe_read_tree) == 0, "the probe in level 3 did not report");
     CHECK(r.rc == -1 && r.error == EPERM, "rc %d: %s", r.rc, strerror(r.error));
     return 0;
 }
@@ -563,14 +311,56 @@ static void test_read_tree_one_level_below_the_proc_root_fills_in_the_root(void 
 {
     (void)state;
     TL_REQUIRE_ROOT();
-    run_live(check_read_tree_one_level_below);
+    pidns_chain_run(check_read_tree_one_level_below, 0);
 }
 
 static void test_read_tree_two_levels_below_the_proc_root_fails_with_eperm(void **state)
 {
     (void)state;
     TL_REQUIRE_ROOT();
-    run_live(check_read_tree_two_levels_below);
+    pidns_chain_run(check_read_tree_two_levels_below, 0);
+}
+
+/* The deepest level's ancestry, read by a process in level 2's namespace. */
+static void probe_ancestry(struct probe_result *r)
+{
+    r->rc = procfs_read_pidns_ancestry("/proc1", DEPTH, r->ancestry, PROCFS_MAX_LEVELS,
+                                       &r->ancestry_len);
+    r->error = errno;
+}
+
+/* Walking up with NS_GET_PARENT from the deepest namespace reaches the
+ * caller's own and stops there: from the test's namespace all levels and
+ * ours; from inside level 2, levels DEPTH..2 only. Too small a buffer is
+ * ENOSPC. */
+static int check_ancestry(struct pidns_chain *c)
+{
+    unsigned long long chain[PROCFS_MAX_LEVELS];
+    size_t len;
+    struct probe_result r;
+    CHECK(procfs_read_pidns_ancestry("/proc", c->host_pid[DEPTH], chain, PROCFS_MAX_LEVELS, &len) ==
+              0,
+          "%s", strerror(errno));
+    CHECK(len == DEPTH + 1, "%zu namespaces above and including level %d", len, DEPTH);
+    for (int i = 0; i < DEPTH; i++)
+        CHECK(chain[i] == c->inode[DEPTH - i], "chain[%d]", i);
+    CHECK(chain[DEPTH] == pidns_chain_ns_inode(getpid()), "the top is not our namespace");
+    errno = 0;
+    CHECK(procfs_read_pidns_ancestry("/proc", c->host_pid[DEPTH], chain, 2, &len) == -1 &&
+              errno == ENOSPC,
+          "a buffer of 2 for 5 namespaces");
+    CHECK(probe_from_level(c, 2, &r, probe_ancestry) == 0, "the probe in level 2 did not report");
+    CHECK(r.rc == 0, "%s", strerror(r.error));
+    CHECK(r.ancestry_len == DEPTH - 1, "from level 2: %zu namespaces", r.ancestry_len);
+    CHECK(r.ancestry[0] == c->inode[DEPTH] && r.ancestry[DEPTH - 2] == c->inode[2], "from level 2");
+    return 0;
+}
+
+static void test_ancestry_walks_up_to_the_callers_namespace(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    pidns_chain_run(check_ancestry, 0);
 }
 
 /* In level 1's namespace: forks and reaps short-lived children until killed,
@@ -595,7 +385,7 @@ static void churn(struct probe_result *r)
 
 /* Reads the tree of /proc1 many times while processes come and go in it:
  * every read succeeds and has the chain; the zombie is in it, state Z. */
-static int check_vanishing_processes_and_zombie(struct chain *c)
+static int check_vanishing_processes_and_zombie(struct pidns_chain *c)
 {
     int fds[2], rc = 0, saw_churn = 0;
     struct probe_result r;
@@ -620,9 +410,11 @@ static int check_vanishing_processes_and_zombie(struct chain *c)
             break;
         }
         const struct procfs_process *z = procfs_tree_find_process(&t, r.pid_in_ns, &ns);
-        if (t.count != DEPTH || z == NULL || z->status.state != 'Z' || ns != t.root)
-            rc = 1, fprintf(stderr, "read %d: %zu namespaces, zombie %s\n", i, t.count,
-                            z == NULL ? "missing" : "misread");
+        if (t.count != DEPTH || z == NULL || z->status.state != 'Z' || ns != t.root) {
+            fprintf(stderr, "read %d: %zu namespaces, zombie %s\n", i, t.count,
+                    z == NULL ? "missing" : "misread");
+            rc = 1;
+        }
         saw_churn |= t.root->member_count > 2; /* level 1, the zombie, a churning child */
         procfs_tree_free(&t);
     }
@@ -640,13 +432,13 @@ static void test_read_tree_skips_processes_that_vanish(void **state)
 {
     (void)state;
     TL_REQUIRE_ROOT();
-    run_live(check_vanishing_processes_and_zombie);
+    pidns_chain_run(check_vanishing_processes_and_zombie, 0);
 }
 
 /* util-linux lsns, which walks the same kernel data its own way, agrees with
  * the tree of /proc on the chain: each namespace has one process (lsns's
  * NPROCS), the level's PID, and the parent namespace (PNS, NS_GET_PARENT). */
-static int check_against_lsns(struct chain *c)
+static int check_against_lsns(struct pidns_chain *c)
 {
     char *out = NULL;
     struct procfs_tree t;
@@ -666,9 +458,11 @@ static int check_against_lsns(struct chain *c)
         snprintf(want, sizeof want, "\n%llu 1 %d %llu\n", c->inode[m], (int)c->host_pid[m],
                  ns != NULL ? ns->parent->inode : 0ULL);
         int in_lsns = strstr(out, want + 1) == out || strstr(out, want) != NULL;
-        if (ns == NULL || ns->member_count != 1 || !in_lsns)
-            rc = 1, fprintf(stderr, "level %d: lsns has no line \"%.*s\"\n%s", m,
-                            (int)strlen(want) - 2, want + 1, out);
+        if (ns == NULL || ns->member_count != 1 || !in_lsns) {
+            fprintf(stderr, "level %d: lsns has no line \"%.*s\"\n%s", m, (int)strlen(want) - 2,
+                    want + 1, out);
+            rc = 1;
+        }
     }
     procfs_tree_free(&t);
     free(out);
@@ -679,13 +473,13 @@ static void test_tree_agrees_with_lsns(void **state)
 {
     (void)state;
     TL_REQUIRE_ROOT();
-    run_live(check_against_lsns);
+    pidns_chain_run(check_against_lsns, 0);
 }
 
 /* An ordinary user (nobody, in the sandbox's user namespace) reads the
  * same: host processes it may not inspect are left out, its own are all
  * there with the right NSpid, tree and ns links. */
-static int check_all_as_nobody(struct chain *c)
+static int check_all_as_nobody(struct pidns_chain *c)
 {
     if (check_nspid(c) != 0 || check_tree(c) != 0)
         return 1;
@@ -696,7 +490,7 @@ static void test_nspid_tree_and_links_as_an_ordinary_user(void **state)
 {
     (void)state;
     TL_REQUIRE_ROOT(); /* to become nobody */
-    run_live_as(check_all_as_nobody, 1);
+    pidns_chain_run(check_all_as_nobody, 1);
 }
 
 int main(void)
@@ -707,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_ns_link_of_nested_process_matches_tree_inode),
         cmocka_unit_test(test_read_tree_one_level_below_the_proc_root_fills_in_the_root),
         cmocka_unit_test(test_read_tree_two_levels_below_the_proc_root_fails_with_eperm),
+        cmocka_unit_test(test_ancestry_walks_up_to_the_callers_namespace),
         cmocka_unit_test(test_read_tree_skips_processes_that_vanish),
         cmocka_unit_test(test_tree_agrees_with_lsns),
         cmocka_unit_test(test_nspid_tree_and_links_as_an_ordinary_user),
