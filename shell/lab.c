@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -462,11 +463,22 @@ void lab_reap_dead_children(const struct lab *lab)
     closedir(dir);
 }
 
-/* Ends the keeper, and with it the lab's namespace. */
+/* Ends the keeper, and with it the lab's namespace. Its exit completes once
+ * every process of the namespace is reaped: wait on a pidfd (when the kernel
+ * has them) so that the usual case costs no sleep. */
 static void end_keeper(struct lab *lab, FILE *report)
 {
+#ifdef SYS_pidfd_open
+    int pidfd = (int)syscall(SYS_pidfd_open, lab->keeper, 0);
+#else
+    int pidfd = -1;
+#endif
     kill(lab->keeper, SIGKILL);
     for (int waited = 0;; waited++) {
+        if (pidfd != -1) {
+            struct pollfd p = {pidfd, POLLIN, 0};
+            poll(&p, 1, 1);
+        }
         pid_t pid = waitpid(lab->keeper, NULL, WNOHANG);
         if (pid == lab->keeper || (pid == -1 && errno != EINTR))
             break;
@@ -476,8 +488,11 @@ static void end_keeper(struct lab *lab, FILE *report)
             break;
         }
         lab_reap_dead_children(lab);
-        usleep(1000);
+        if (pidfd == -1)
+            usleep(1000);
     }
+    if (pidfd != -1)
+        close(pidfd);
     lab->keeper = 0;
 }
 

@@ -79,6 +79,18 @@ struct lab_runner_spec {
 };
 int lab_job_reap(struct lab *lab, struct lab_job_slot *slot, int block);
 
+/* lab_runner.c */
+/* What a runner tells the shell on its status pipe. */
+struct lab_runner_message {
+    char kind; /* 'P' command started (value: its PID in the lab), 'S' settled,
+                  'E' the runner could not start it (value: errno) */
+    int value;
+};
+
+/* The runner's life, in the child the shell forked: never returns. */
+void lab_runner_main(const struct lab *lab, const struct lab_runner_spec *spec, int status_fd,
+                     int go_fd) __attribute__((noreturn));
+
 /* lab_sweep.c */
 /* Kills every process of the lab except the keeper, unmounts what was
  * mounted since open, removes what was made in its root. Writes one line per

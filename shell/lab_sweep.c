@@ -368,14 +368,49 @@ static void wait_for_keeper_alone(struct lab *lab)
     }
 }
 
+/* Is the lab as it was at open? Only the keeper runs, its mount ids are the
+ * baseline's, its / lists the same names. Then there is nothing to sweep. */
+static int lab_is_fresh(struct lab *lab)
+{
+    char path[64];
+    int fresh = 1;
+    for (size_t i = 0; i < lab->job_count && fresh; i++)
+        fresh = !lab->jobs[i].job.running;
+    DIR *dir = fresh ? opendir(lab_path(lab, "/proc")) : NULL;
+    struct dirent *e;
+    if (dir == NULL)
+        return 0;
+    while (fresh && (e = readdir(dir)) != NULL)
+        fresh = !(e->d_name[0] >= '1' && e->d_name[0] <= '9' && strcmp(e->d_name, "1") != 0);
+    closedir(dir);
+    snprintf(path, sizeof path, "/proc/%d/mountinfo", (int)lab->keeper);
+    char *mounts = fresh ? lab_read_file(AT_FDCWD, path, 1 << 22) : NULL;
+    size_t count = 0;
+    for (char *line = mounts; line != NULL && *line != '\0' && fresh; count++) {
+        fresh = in_baseline(lab, (unsigned)strtoul(line, NULL, 10));
+        line = strchr(line, '\n');
+        line = line != NULL ? line + 1 : NULL;
+    }
+    fresh = fresh && mounts != NULL && count == lab->baseline_mount_count;
+    free(mounts);
+    int root_fd = fresh ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    char *root = root_fd != -1 ? lab_dir_listing(root_fd) : NULL;
+    if (root_fd != -1)
+        close(root_fd);
+    fresh = fresh && root != NULL && strcmp(root, lab->baseline_root) == 0;
+    free(root);
+    return fresh;
+}
+
 int lab_cleanup(struct lab *lab, FILE *report)
 {
-    char *lines;
-    int count = 0;
+    char *lines = NULL;
+    int count = 0, rc = 0;
 
     if (lab->keeper <= 0)
         return lab_set_error(lab, "the lab is closed");
-    int rc = run_sweeper(lab, &lines);
+    if (!lab_is_fresh(lab))
+        rc = run_sweeper(lab, &lines);
     for (size_t i = 0; i < lab->job_count; i++) {
         struct lab_job_slot *slot = &lab->jobs[i];
         int was_running = slot->job.running;

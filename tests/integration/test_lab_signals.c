@@ -34,6 +34,15 @@ static int interrupted_run(void *arg)
         EXPECT(lt_count_pids(lab_path(lab, "/proc"), 0) == 1, "only the keeper is left");
         fprintf(stderr, "interrupted run %d returned after %.0f ms\n", round, took * 1000);
     }
+    /* Before it settles, a chatty lab_start() is interrupted the same way. */
+    int status = -1, job = 0;
+    double t0 = lt_now();
+    int rc = lab_start(lab,
+                       "echo ready; exec unshare -p -f sh -c 'while :; do echo tick; sleep 0.05; done'",
+                       t->tell_fd, &status, &job);
+    EXPECT(rc == 0 && status == 130, "lab_start: %d, status %d", rc, status);
+    EXPECT(lt_now() - t0 < 1.5, "before it would have settled (%.0f ms)", (lt_now() - t0) * 1000);
+    EXPECT(lt_count_pids(lab_path(lab, "/proc"), 0) == 1, "only the keeper is left");
     EXPECT(lab_run(lab, "true", 1, 2) == 0, "the shell lives on and runs commands");
     EXPECT(lab_close(lab, NULL) == 0, "host unchanged");
 out:
@@ -65,11 +74,15 @@ static void test_sigint_to_the_shell_stops_the_command_and_its_namespaces(void *
     int got2 = lt_read_line(pipefd[0], line, sizeof line, 20);
     usleep(100000);
     kill(-holder, SIGINT);
+    int got3 = lt_read_line(pipefd[0], line, sizeof line, 20);
+    usleep(200000);
+    kill(holder, SIGINT);
     int status = 0;
     waitpid(holder, &status, 0);
     close(pipefd[0]);
     assert_int_equal(got1, 0);
     assert_int_equal(got2, 0);
+    assert_int_equal(got3, 0);
     lt_assert_holder_passed(status);
     lt_assert_host_unchanged(&before);
     tl_host_snapshot_free(&before);

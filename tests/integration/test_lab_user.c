@@ -6,7 +6,9 @@
 #include "lab_diagnose.h"
 #include "lab_internal.h"
 
+#include <linux/capability.h>
 #include <sched.h>
+#include <sys/syscall.h>
 
 /* The article's first session, through the lab; output to fd. */
 static int article_session(void *arg)
@@ -251,6 +253,40 @@ static void test_refused_user_namespaces_give_the_problem_and_its_fix(void **sta
     assert_int_equal(tl_sh("test \"$(cat /proc/sys/user/max_user_namespaces)\" != 0", NULL), 0);
 }
 
+/* Root without CAP_SYS_ADMIN, as in a container: the lab cannot make a mount
+ * namespace directly, and takes the user-namespace route instead. */
+static int root_without_cap_sys_admin(void *arg)
+{
+    (void)arg;
+    int failed = 0;
+    struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct caps[2];
+    struct lab_diagnosis d;
+    struct lab *lab = NULL;
+    EXPECT(syscall(SYS_capget, &header, caps) == 0, "capget");
+    for (int i = 0; i < 2; i++) /* CAP_SYS_ADMIN is bit 21 of the first word */
+        caps[i].effective &= i == 0 ? ~(1u << CAP_SYS_ADMIN) : ~0u,
+        caps[i].permitted &= i == 0 ? ~(1u << CAP_SYS_ADMIN) : ~0u,
+        caps[i].inheritable = 0;
+    EXPECT(prctl(PR_CAPBSET_DROP, CAP_SYS_ADMIN) == 0 && syscall(SYS_capset, &header, caps) == 0,
+           "dropping CAP_SYS_ADMIN");
+    lab_diagnose(NULL, &d);
+    EXPECT(d.route == LAB_ROUTE_USER_NAMESPACE, "the diagnosis: %d %s", d.route, d.problem);
+    lab = lt_open(0);
+    EXPECT(lab != NULL && lab_route(lab) == LAB_ROUTE_USER_NAMESPACE, "the user-namespace route");
+    EXPECT(strcmp(lt_capture(lab, "cat /proc/1/comm", NULL), "lab-init\n") == 0, "a working lab");
+    EXPECT(lab_close(lab, NULL) == 0, "host unchanged");
+out:
+    return failed;
+}
+
+static void test_root_without_cap_sys_admin_takes_the_user_namespace_route(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    lt_assert_holder_passed(lt_run_holder(root_without_cap_sys_admin, NULL, 0, 30));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_nsenter_line_enters_the_lab_from_outside_as_nobody),
         cmocka_unit_test(test_diagnose_names_the_route_for_root_and_for_nobody),
         cmocka_unit_test(test_refused_user_namespaces_give_the_problem_and_its_fix),
+        cmocka_unit_test(test_root_without_cap_sys_admin_takes_the_user_namespace_route),
     };
     return cmocka_run_group_tests(tests, lt_setup, lt_teardown);
 }
