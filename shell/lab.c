@@ -298,6 +298,9 @@ static int open_keeper_namespaces(struct lab *lab)
     if (lab->keeper_mnt_fd == -1 || lab->lab_pidns_fd == -1 || fstat(lab->keeper_mnt_fd, &st) == -1)
         return lab_set_error(lab, "opening the lab's namespaces: %s", strerror(errno));
     lab->keeper_mnt_ino = st.st_ino;
+    lab->lab_proc_fd = open(lab_path(lab, "/proc"), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (lab->lab_proc_fd == -1)
+        return lab_set_error(lab, "opening the lab's /proc: %s", strerror(errno));
     if (read_baseline_mounts(lab) == -1)
         return -1;
     int root = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -339,6 +342,8 @@ static void lab_free(struct lab *lab)
         close(lab->lab_pidns_fd);
     if (lab->own_pidns_fd != -1)
         close(lab->own_pidns_fd);
+    if (lab->lab_proc_fd != -1)
+        close(lab->lab_proc_fd);
     if (lab->host_mountinfo_fd != -1)
         close(lab->host_mountinfo_fd);
     if (lab->host_root_fd != -1)
@@ -400,7 +405,7 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
         return NULL;
     }
     lab->keeper_mnt_fd = lab->lab_pidns_fd = lab->host_mountinfo_fd = lab->host_root_fd = -1;
-    lab->own_pidns_fd = -1;
+    lab->own_pidns_fd = lab->lab_proc_fd = -1;
     if (prepare_environment(lab, config) == -1 || enter_sandbox(lab, config) == -1)
         goto failed;
     lab->host_mounts_at_open = lab_host_mount_table(lab->host_mountinfo_fd);
@@ -463,6 +468,15 @@ void lab_reap_dead_children(const struct lab *lab)
     closedir(dir);
 }
 
+DIR *lab_open_proc_dir(const struct lab *lab)
+{
+    int fd = openat(lab->lab_proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dir = fd != -1 ? fdopendir(fd) : NULL;
+    if (dir == NULL && fd != -1)
+        close(fd);
+    return dir;
+}
+
 /* Ends the keeper, and with it the lab's namespace. Its exit completes once
  * every process of the namespace is reaped: wait on a pidfd (when the kernel
  * has them) so that the usual case costs no sleep. */
@@ -514,6 +528,8 @@ int lab_close(struct lab *lab, FILE *report)
     }
     close(lab->keeper_mnt_fd);
     lab->keeper_mnt_fd = -1;
+    close(lab->lab_proc_fd);
+    lab->lab_proc_fd = -1;
     int differences = lab_find_survivors(lab, report) + lab_host_differences(lab, report);
     if (differences == 0 && report != NULL)
         fprintf(report, "host unchanged\n");

@@ -16,6 +16,7 @@
 #include "lab.h"
 
 #include <limits.h>
+#include <dirent.h>
 #include <signal.h>
 #include <sys/types.h>
 
@@ -34,6 +35,8 @@ struct lab {
     int lab_pidns_fd;     /* the lab's PID namespace (for the verdict) */
     int own_pidns_fd;     /* ours, to return to at close when allowed */
     ino_t keeper_mnt_ino; /* the keeper's mount namespace, for the verdict */
+    int lab_proc_fd;      /* the keeper's procfs of the lab namespace, opened at open:
+                             right even if a command mounts something over /proc */
     int host_mountinfo_fd;
     int host_root_fd;
     char *host_mounts_at_open; /* normalised host mount table */
@@ -64,6 +67,8 @@ pid_t lab_host_pid_of(pid_t parent, pid_t lab_pid);
 /* Reaps the shell's children that died in the lab (zombies block the
  * keeper's exit and linger in the lab's /proc). */
 void lab_reap_dead_children(const struct lab *lab);
+/* Opens the lab's /proc directory (a new fd from lab_proc_fd). */
+DIR *lab_open_proc_dir(const struct lab *lab);
 /* Reads a whole file (at most max bytes) into a malloc'd string. */
 char *lab_read_file(int dirfd, const char *path, size_t max);
 char *lab_read_fd(int fd, size_t max);

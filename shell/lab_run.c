@@ -88,8 +88,8 @@ static int spawn_runner(struct lab *lab, const struct lab_runner_spec *spec, str
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        int keep[] = {0, 1, 2, status[1], go[0], lab->keeper_mnt_fd, spec->out_fd, spec->err_fd,
-                      spec->pump_to_fd};
+        int keep[] = {0, 1, 2, status[1], go[0], lab->keeper_mnt_fd, lab->lab_proc_fd, spec->out_fd,
+                      spec->err_fd, spec->pump_to_fd};
         lab_close_fds_except(keep, sizeof keep / sizeof keep[0]);
         lab_runner_main(lab, spec, status[1], go[0]);
     }

@@ -307,7 +307,7 @@ void lab_runner_main(const struct lab *lab, const struct lab_runner_spec *spec, 
         runner_fail(status_fd, errno);
     if (chdir(lab->cwd) == -1 && chdir("/") == -1)
         runner_fail(status_fd, errno);
-    int proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* the lab's procfs */
+    int proc_fd = lab->lab_proc_fd; /* the lab's procfs, whatever is mounted on /proc now */
     if (proc_fd == -1 || prctl(PR_SET_CHILD_SUBREAPER, 1) == -1 ||
         (spec->pump_to_fd >= 0 && pipe2(pump, O_CLOEXEC) == -1))
         runner_fail(status_fd, errno);

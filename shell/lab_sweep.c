@@ -226,7 +226,8 @@ static int in_baseline(const struct lab *lab, unsigned id)
  * open (a mount made on top of another is listed after it). */
 static void unmount_new(const struct lab *lab, FILE *out)
 {
-    char *text = lab_read_file(AT_FDCWD, "/proc/self/mountinfo", 1 << 22);
+    /* through the lab's procfs: /proc itself may be covered by now */
+    char *text = lab_read_file(lab->lab_proc_fd, "self/mountinfo", 1 << 22);
     if (text == NULL) {
         fprintf(out, "warning: reading the lab's mount table: %s\n", strerror(errno));
         return;
@@ -287,6 +288,10 @@ static void remove_new_entries(const struct lab *lab, FILE *out)
             continue;
         int rc = S_ISDIR(st.st_mode) ? nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT)
                                      : unlink(path);
+        if (rc == 0 && lstat(path, &st) == 0) { /* nftw skipped what is on another mount */
+            rc = -1;
+            errno = EBUSY;
+        }
         if (rc != 0)
             fprintf(out, "warning: could not remove %s: %s\n", path, strerror(errno));
         else
@@ -306,12 +311,7 @@ static void sweeper_main(const struct lab *lab, int out_fd)
         fprintf(out, "warning: joining the lab's mount namespace: %s\n", strerror(errno));
         _exit(1);
     }
-    int proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (proc_fd == -1) {
-        fprintf(out, "warning: opening the lab's /proc: %s\n", strerror(errno));
-        _exit(1);
-    }
-    stop_processes(proc_fd, out);
+    stop_processes(lab->lab_proc_fd, out);
     unmount_new(lab, out);
     remove_new_entries(lab, out);
     fclose(out);
@@ -328,8 +328,8 @@ static int run_sweeper(struct lab *lab, char **lines)
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        int keep[] = {pipefd[1], lab->keeper_mnt_fd, 2};
-        lab_close_fds_except(keep, 3);
+        int keep[] = {pipefd[1], lab->keeper_mnt_fd, lab->lab_proc_fd, 2};
+        lab_close_fds_except(keep, 4);
         sweeper_main(lab, pipefd[1]);
     }
     close(pipefd[1]);
@@ -353,7 +353,7 @@ static int run_sweeper(struct lab *lab, char **lines)
 static void wait_for_keeper_alone(struct lab *lab)
 {
     for (int waited = 0; waited < 1000; waited += 2) {
-        DIR *dir = opendir(lab_path(lab, "/proc"));
+        DIR *dir = lab_open_proc_dir(lab);
         struct dirent *e;
         int others = 0;
         if (dir == NULL)
@@ -376,7 +376,7 @@ static int lab_is_fresh(struct lab *lab)
     int fresh = 1;
     for (size_t i = 0; i < lab->job_count && fresh; i++)
         fresh = !lab->jobs[i].job.running;
-    DIR *dir = fresh ? opendir(lab_path(lab, "/proc")) : NULL;
+    DIR *dir = fresh ? lab_open_proc_dir(lab) : NULL;
     struct dirent *e;
     if (dir == NULL)
         return 0;

@@ -165,11 +165,17 @@ static int cleanup_mid_run(void *arg)
         EXPECT(lab_start(lab, cmd, 1, &status, &job) == 1, "job 2");
         EXPECT(lab_run(lab, "mkdir -p /lab-scratch/sub && mount -t tmpfs none /mnt", 1, 2) == 0,
                "a directory and a mount of another kind");
+        /* A learner's slip: a nested namespace's procfs on the lab's /proc. */
+        EXPECT(lab_start(lab, "unshare -p -f sh -c 'mount -t proc proc /proc && echo over && "
+                              "exec sleep 100'", 1, &status, &job) == 1, "job 3");
+        EXPECT(strcmp(lt_capture(lab, "cat /proc/1/cmdline", NULL), "sleep") == 0,
+               "the lab's /proc now shows the nested namespace");
         rewind(report);
         int removed = lab_cleanup(lab, report);
         fflush(report);
-        EXPECT(removed >= 2 + 2 + 3 + 3, "each thing removed is counted: %d\n%s", removed, report_text);
+        EXPECT(removed >= 3 + 3 + 4 + 3, "each thing removed is counted: %d\n%s", removed, report_text);
         const char *want[] = {"stopped job [1] unshare", "stopped job [2] unshare",
+                              "stopped job [3] unshare", "unmounted /proc (proc)",
                               "stopped process", "unmounted /proc2 (proc)",
                               "unmounted /proc3 (proc)", "unmounted /mnt (tmpfs)",
                               "removed directory /proc2", "removed directory /proc3",
