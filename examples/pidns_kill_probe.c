@@ -68,19 +68,24 @@ struct kp_report {
 static int kp_probes, kp_unexpected; /* counted in each process */
 static volatile sig_atomic_t kp_child = -1, kp_witness = -1;
 
-/* All error messages go through here: "pidns_kill_probe: what failed: why". */
-static void kp_error(int errnum, const char *fmt, ...)
+/* All error messages go through here: "pidns_kill_probe: what failed: why",
+ * and what to do about it when hint is not NULL. */
+static void kp_error_hint(int errnum, const char *hint, const char *fmt, ...)
 {
     va_list ap;
-    fflush(stdout);
+    fflush(stdout); /* keep stdout and stderr in order when both go to one pipe */
     fprintf(stderr, "%s: ", KP_NAME);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     if (errnum != 0)
         fprintf(stderr, ": %s", strerror(errnum));
+    if (hint != NULL)
+        fprintf(stderr, " (%s)", hint);
     fputc('\n', stderr);
 }
+
+#define kp_error(errnum, ...) kp_error_hint(errnum, NULL, __VA_ARGS__)
 
 static const char *kp_errno_name(int errnum)
 {
@@ -369,8 +374,8 @@ static pid_t kp_start_child(struct kp_args *args)
     /* The stack grows down on the machines Linux runs on: pass its top. */
     pid = clone(kp_child_main, stack + KP_STACK_SIZE, CLONE_NEWPID | SIGCHLD, args);
     if (pid == -1 && errno == EPERM)
-        kp_error(errno, "clone(CLONE_NEWPID) (needs CAP_SYS_ADMIN: run as root, or with "
-                        "unshare -Ur %s)", KP_NAME);
+        kp_error_hint(errno, "it needs CAP_SYS_ADMIN: run it as root, or with unshare -Ur",
+                      "clone(CLONE_NEWPID)");
     else if (pid == -1)
         kp_error(errno, "clone(CLONE_NEWPID)");
     return pid;
