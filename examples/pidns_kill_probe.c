@@ -90,11 +90,16 @@ static void kp_error_hint(int errnum, const char *hint, const char *fmt, ...)
 static const char *kp_errno_name(int errnum)
 {
     switch (errnum) {
-    case 0: return "success";
-    case ESRCH: return "ESRCH";
-    case EPERM: return "EPERM";
-    case EINVAL: return "EINVAL";
-    default: return strerror(errnum);
+    case 0:
+        return "success";
+    case ESRCH:
+        return "ESRCH";
+    case EPERM:
+        return "EPERM";
+    case EINVAL:
+        return "EINVAL";
+    default:
+        return strerror(errnum);
     }
 }
 
@@ -261,7 +266,8 @@ static int kp_child_main(void *arg)
                (long)getpid());
     kp_verdict("inside ", getppid() == 0 ? 0 : EINVAL, 0,
                "getppid() -> %ld (the parent is in the parent namespace, which has no "
-               "number for it here)", (long)getppid());
+               "number for it here)",
+               (long)getppid());
     fflush(stdout);
     grandchild = fork();
     if (grandchild == -1) {
@@ -281,10 +287,8 @@ static int kp_child_main(void *arg)
                "kill(%ld, 0) -> %s (visible: this process's child, in the same namespace)",
                (long)grandchild, kp_errno_name(got));
     kp_probe_outside_pid(args->parent_pid, "the parent", grandchild);
-    kp_probe_outside_pid(args->witness_pid, "the witness",
-                         grandchild);
-    kp_probe_outside_pid(self_outside, "this very process",
-                         grandchild);
+    kp_probe_outside_pid(args->witness_pid, "the witness", grandchild);
+    kp_probe_outside_pid(self_outside, "this very process", grandchild);
     kp_probe_init_ignores_sigterm();
     if (kp_send_report(args->report[1]) == -1)
         _exit(1);
@@ -396,8 +400,7 @@ static int kp_reap(pid_t pid, int sig)
 }
 
 /* The parent's probes, once the child has reported its own. */
-static int kp_probe_from_outside(pid_t child, int command_fd, int report_fd, int life_fd,
-                                 int wait)
+static int kp_probe_from_outside(pid_t child, int command_fd, int report_fd, int life_fd, int wait)
 {
     char go = 'g', byte;
     int got = kp_kill(child, 0);
@@ -445,8 +448,8 @@ static void kp_close_pipes(struct kp_args *args)
  * cleans up. Returns the exit status. */
 static int kp_run(int wait)
 {
-    struct kp_args args = {.parent_pid = getpid(), .command = {-1, -1}, .report = {-1, -1},
-                           .life = {-1, -1}};
+    struct kp_args args = {
+        .parent_pid = getpid(), .command = {-1, -1}, .report = {-1, -1}, .life = {-1, -1}};
     int rc = 1;
 
     printf("outside: this process is PID %ld\n", (long)args.parent_pid);
@@ -472,8 +475,8 @@ static int kp_run(int wait)
     if (write(args.command[1], &child, sizeof child) != sizeof child) {
         kp_error(errno, "write to the child");
     } else if (kp_receive_report(args.report[0]) == 0 &&
-               kp_probe_from_outside(child, args.command[1], args.report[0], args.life[0],
-                                     wait) == 0) {
+               kp_probe_from_outside(child, args.command[1], args.report[0], args.life[0], wait) ==
+                   0) {
         printf("summary: %d probes, %s\n", kp_probes,
                kp_unexpected == 0 ? "all as the kernel documents" : "SOME UNEXPECTED");
         rc = kp_unexpected == 0 ? 0 : 2;

@@ -102,8 +102,8 @@ static void probes_assert_nothing_left(struct tl_host_snapshot *before)
     pid_t pid = 0;
 
     tl_host_snapshot(&after);
-    int same_mounts = after.mounts != NULL && before->mounts != NULL &&
-                      strcmp(after.mounts, before->mounts) == 0;
+    int same_mounts =
+        after.mounts != NULL && before->mounts != NULL && strcmp(after.mounts, before->mounts) == 0;
     int same_root = after.root_list != NULL && before->root_list != NULL &&
                     strcmp(after.root_list, before->root_list) == 0;
     tl_host_snapshot_free(&after);
@@ -223,8 +223,10 @@ static void test_probe_as_init_of_a_child_namespace(void **state)
     unsigned long own = probes_inode_after(out, "/proc/self/ns/pid              -> ");
     assert_true(own != 0);
     char line[256];
-    snprintf(line, sizeof line, "  pid:[%lu]  this process's namespace\n  ioctl(NS_GET_PARENT) "
-             "-> EPERM: the parent is outside", own);
+    snprintf(line, sizeof line,
+             "  pid:[%lu]  this process's namespace\n  ioctl(NS_GET_PARENT) "
+             "-> EPERM: the parent is outside",
+             own);
     assert_non_null(strstr(out, line));
     free(out);
     probes_assert_nothing_left(&before);
@@ -264,7 +266,8 @@ static void test_probe_after_unshare_without_fork_shows_two_links(void **state)
     assert_non_null(strstr(out, "getpid() = 1 in the new namespace"));
     /* The walk goes from the children's namespace up to ours, then EPERM. */
     char walk[256];
-    snprintf(walk, sizeof walk, "  pid:[%lu]  the namespace this process's children go into\n"
+    snprintf(walk, sizeof walk,
+             "  pid:[%lu]  the namespace this process's children go into\n"
              "  pid:[%lu]  this process's namespace\n  ioctl(NS_GET_PARENT) -> EPERM",
              children, own);
     assert_non_null(strstr(out, walk));
@@ -349,6 +352,44 @@ static void test_kill_probe_guards_pids_that_exist_on_both_sides(void **state)
     assert_non_null(strstr(out, "inside : kill(1, 0) -> success (PID 1 is the parent in the "
                                 "parent namespace, but here the same number names this process"));
     free(out);
+}
+
+/* The position lesson 6 uses: at the bottom of multi_pidns (another
+ * example, from the examples branch); skipped when it is not built. */
+static void test_probes_at_the_bottom_of_multi_pidns(void **state)
+{
+    enum probes_who who = probes_who(state);
+    struct tl_host_snapshot before;
+    char multi[4200], *out, cmd[20000];
+    long last = -1;
+
+    snprintf(multi, sizeof multi, "%s", tl_example("multi_pidns"));
+    if (access(multi, X_OK) == -1) {
+        print_message("SKIP: %s is not built (it comes with the examples)\n", multi);
+        skip();
+    }
+    tl_host_snapshot(&before);
+    snprintf(cmd, sizeof cmd, "%s 3 %s && %s 3 %s", multi, probes_probe(), multi,
+             probes_kill_probe());
+    assert_int_equal(probes_run(cmd, who, &out), 0);
+    assert_int_equal(probes_number_after(out, "getpid()  = "), 1);
+    assert_int_equal(probes_number_after(out, "getppid() = "), 0);
+    assert_int_equal(probes_nspid_levels(out, &last), probes_own_levels() + 3);
+    assert_int_equal(last, 1);
+    assert_non_null(strstr(out, "-> EPERM: the parent is outside"));
+    /* The /procK that multi_pidns mounted are matched to their levels. */
+    char line[128];
+    snprintf(line, sizeof line,
+             "  level %d: PID 1         in this process's own namespace; "
+             "also the PID in the procfs at /proc0\n",
+             probes_own_levels() + 2);
+    assert_non_null(strstr(out, line));
+    snprintf(line, sizeof line, "  level %d: PID 3         also the PID in the procfs at /proc2\n",
+             probes_own_levels());
+    assert_non_null(strstr(out, line));
+    probes_check_kill_output(strstr(out, "pidns_kill_probe: who can"));
+    free(out);
+    probes_assert_nothing_left(&before);
 }
 
 static void test_bad_arguments_get_usage_and_fail(void **state)
@@ -523,7 +564,10 @@ static void test_kill_probe_enter_ends_the_namespace(void **state)
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 
-#define PROBES_AS(test, who) {#test " (as " #who ")", test, NULL, NULL, &probes_as_##who}
+#define PROBES_AS(test, who)                                                                       \
+    {                                                                                              \
+#test " (as " #who ")", test, NULL, NULL, &probes_as_##who                                 \
+    }
 #define PROBES_BOTH(test) PROBES_AS(test, root), PROBES_AS(test, nobody)
 
 #define PROBES_WAITING(test) cmocka_unit_test_teardown(test, probes_teardown_waiting)
@@ -535,6 +579,7 @@ int main(void)
         PROBES_BOTH(test_probe_as_init_of_a_child_namespace),
         PROBES_AS(test_probe_three_levels_down_sees_three_more_levels, root),
         PROBES_BOTH(test_probe_after_unshare_without_fork_shows_two_links),
+        PROBES_BOTH(test_probes_at_the_bottom_of_multi_pidns),
         PROBES_AS(test_probe_parents_marks_the_namespace_boundary, root),
         PROBES_BOTH(test_kill_probe_verdicts_hold),
         PROBES_AS(test_kill_probe_guards_pids_that_exist_on_both_sides, root),
