@@ -107,14 +107,16 @@ static int probe_readlink(const char *path, char *buf, size_t size)
     return 0;
 }
 
-static void probe_show_ids(void)
+static void probe_show_ids(ino_t own_ino)
 {
     pid_t pid = getpid(), ppid = getppid();
 
     printf("Process IDs, as numbered in this process's own PID namespace\n");
     printf("  getpid()  = %ld%s\n", (long)pid,
            pid == 1 ? "    PID 1: this process is the init of its namespace" : "");
-    if (ppid == 0)
+    if (ppid == 0 && own_ino == PROBE_INITIAL_PIDNS_INO)
+        printf("  getppid() = 0    the system's first process: it has no parent\n");
+    else if (ppid == 0)
         printf("  getppid() = 0    the parent lives in an ancestor namespace that this\n"
                "                   process cannot see, so the kernel has no number to give\n");
     else
@@ -131,8 +133,13 @@ static pid_t probe_start_waiting_child(int *release_fd, pid_t *pid_inside)
     int report[2], release[2];
     pid_t child;
 
-    if (pipe2(report, O_CLOEXEC) == -1 || pipe2(release, O_CLOEXEC) == -1) {
+    if (pipe2(report, O_CLOEXEC) == -1) {
         probe_error(errno, "pipe");
+        return -1;
+    }
+    if (pipe2(release, O_CLOEXEC) == -1) {
+        probe_error(errno, "pipe");
+        close(report[0]), close(report[1]);
         return -1;
     }
     fflush(stdout); /* the child must not inherit unwritten output */
@@ -509,11 +516,11 @@ int main(int argc, char *argv[])
         return 1;
     }
     printf("%s: what process %ld can see of its PID namespaces\n\n", PROBE_NAME, (long)getpid());
-    probe_show_ids();
     if (stat("/proc/self/ns/pid", &own) == -1) {
         probe_error(errno, "stat /proc/self/ns/pid (is procfs mounted at /proc?)");
         return 1;
     }
+    probe_show_ids(own.st_ino);
     int deepest = probe_show_links();
     probe_show_nspid();
     probe_show_ancestry(deepest, own.st_ino);
