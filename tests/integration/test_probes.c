@@ -33,7 +33,7 @@ static void probes_child(const char *cmd, enum probes_who who, int fd)
 {
     char err[512], *out = NULL;
 
-    if (who == PROBES_NOBODY) {
+    if (who == PROBES_NOBODY && geteuid() == 0) { /* else: already ordinary */
         if (setgroups(0, NULL) == -1 || setgid(65534) == -1 || setuid(65534) == -1)
             _exit(PROBES_SANDBOX_FAILED);
         prctl(PR_SET_DUMPABLE, 1); /* as after a login: /proc/self is ours again */
@@ -124,10 +124,15 @@ static void probes_assert_nothing_left(struct tl_host_snapshot *before)
     assert_int_equal(errno, ECHILD);
 }
 
+/* The variant's user. The "nobody" variants run as the ordinary user we are
+ * when we are not root; the "root" ones need root. */
 static enum probes_who probes_who(void **state)
 {
     enum probes_who who = *(enum probes_who *)*state;
-    TL_REQUIRE_ROOT(); /* root for the sandbox, or to become nobody */
+    if (who == PROBES_ROOT && geteuid() != 0) {
+        print_message("SKIP: the root variant needs root (run make check as root)\n");
+        skip();
+    }
     return who;
 }
 
