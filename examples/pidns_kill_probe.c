@@ -48,6 +48,7 @@
 
 #define KP_NAME "pidns_kill_probe"
 #define KP_STACK_SIZE (1024 * 1024)
+#define KP_OTHER (-1) /* a probe's result that is not an errno value: "wrong" */
 
 /* What the parent hands to the child. clone() without CLONE_VM gives the
  * child a copy of our memory, so these values arrive as they were. */
@@ -68,28 +69,36 @@ struct kp_report {
 static int kp_probes, kp_unexpected; /* counted in each process */
 static volatile sig_atomic_t kp_child = -1, kp_witness = -1;
 
-/* All error messages go through here: "pidns_kill_probe: what failed: why". */
-static void kp_error(int errnum, const char *fmt, ...)
+/* All error messages go through here: "pidns_kill_probe: what failed: why",
+ * and what to do about it when hint is not NULL. */
+static void kp_error_hint(int errnum, const char *hint, const char *fmt, ...)
 {
     va_list ap;
-    fflush(stdout);
+    fflush(stdout); /* keep stdout and stderr in order when both go to one pipe */
     fprintf(stderr, "%s: ", KP_NAME);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     if (errnum != 0)
         fprintf(stderr, ": %s", strerror(errnum));
+    if (hint != NULL)
+        fprintf(stderr, " (%s)", hint);
     fputc('\n', stderr);
 }
+
+#define kp_error(errnum, ...) kp_error_hint(errnum, NULL, __VA_ARGS__)
 
 static const char *kp_errno_name(int errnum)
 {
     switch (errnum) {
-    case 0: return "success";
-    case ESRCH: return "ESRCH";
-    case EPERM: return "EPERM";
-    case EINVAL: return "EINVAL";
-    default: return strerror(errnum);
+    case 0:
+        return "success";
+    case ESRCH:
+        return "ESRCH";
+    case EPERM:
+        return "EPERM";
+    default:
+        return strerror(errnum);
     }
 }
 
@@ -105,8 +114,11 @@ static void kp_verdict(const char *where, int got, int expected, const char *fmt
     va_end(ap);
     if (got != expected) {
         kp_unexpected++;
-        printf("  UNEXPECTED: got %s, the kernel documents %s", kp_errno_name(got),
-               kp_errno_name(expected));
+        if (got == KP_OTHER)
+            printf("  UNEXPECTED: not what the kernel documents");
+        else
+            printf("  UNEXPECTED: got %s, the kernel documents %s", kp_errno_name(got),
+                   kp_errno_name(expected));
     }
     printf("\n");
 }
@@ -197,7 +209,7 @@ static void kp_probe_signal_from_outside(void)
             kp_verdict("inside ", errno, 0, "sigwaitinfo() failed");
             return;
         }
-    kp_verdict("inside ", info.si_pid == 0 ? 0 : EINVAL, 0,
+    kp_verdict("inside ", info.si_pid == 0 ? 0 : KP_OTHER, 0,
                "sigwaitinfo() -> SIGUSR1 from PID %ld (the sender is outside: it has no "
                "number in this namespace, so the kernel reports 0)",
                (long)info.si_pid);
@@ -228,35 +240,19 @@ static pid_t kp_receive_own_outside_pid(int fd)
     return pid;
 }
 
-/* The child: PID 1 of the new namespace. Returns only on an error. */
-static int kp_child_main(void *arg)
+/* The probes made from inside: IDs, then kill() on PIDs of this namespace
+ * (visible) and of the parent's (not), then a signal an init ignores. */
+static void kp_probe_from_inside(const struct kp_args *args, pid_t self_outside)
 {
-    const struct kp_args *args = arg;
-    sigset_t usr1;
-    pid_t self_outside, grandchild;
+    pid_t grandchild;
 
-    signal(SIGINT, SIG_DFL); /* the parent's handlers are not for us */
-    signal(SIGTERM, SIG_DFL);
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1) /* die with the parent */
-        kp_error(errno, "prctl(PR_SET_PDEATHSIG)");
-    /* A pipe reports EOF only once every copy of its write end is closed:
-     * drop the parent's ends, which we got copies of. */
-    close(args->command[1]);
-    close(args->report[0]);
-    close(args->life[0]);
-    self_outside = kp_receive_own_outside_pid(args->command[0]);
-    if (self_outside == 0)
-        _exit(1);
-    sigemptyset(&usr1);
-    sigaddset(&usr1, SIGUSR1);
-    sigprocmask(SIG_BLOCK, &usr1, NULL); /* queue it for sigwaitinfo() */
-
-    kp_verdict("inside ", getpid() == 1 ? 0 : EINVAL, 0,
+    kp_verdict("inside ", getpid() == 1 ? 0 : KP_OTHER, 0,
                "getpid() -> %ld (the first process of a new namespace is its PID 1)",
                (long)getpid());
-    kp_verdict("inside ", getppid() == 0 ? 0 : EINVAL, 0,
+    kp_verdict("inside ", getppid() == 0 ? 0 : KP_OTHER, 0,
                "getppid() -> %ld (the parent is in the parent namespace, which has no "
-               "number for it here)", (long)getppid());
+               "number for it here)",
+               (long)getppid());
     fflush(stdout);
     grandchild = fork();
     if (grandchild == -1) {
@@ -276,11 +272,36 @@ static int kp_child_main(void *arg)
                "kill(%ld, 0) -> %s (visible: this process's child, in the same namespace)",
                (long)grandchild, kp_errno_name(got));
     kp_probe_outside_pid(args->parent_pid, "the parent", grandchild);
-    kp_probe_outside_pid(args->witness_pid, "the witness",
-                         grandchild);
-    kp_probe_outside_pid(self_outside, "this very process",
-                         grandchild);
+    kp_probe_outside_pid(args->witness_pid, "the witness", grandchild);
+    kp_probe_outside_pid(self_outside, "this very process", grandchild);
     kp_probe_init_ignores_sigterm();
+}
+
+/* The child: PID 1 of the new namespace. It never returns: it ends with
+ * _exit(), which leaves stdio alone (the parent owns it), or by SIGKILL. */
+static int kp_child_main(void *arg)
+{
+    const struct kp_args *args = arg;
+    sigset_t usr1;
+    pid_t self_outside;
+
+    signal(SIGINT, SIG_DFL); /* the parent's handlers are not for us */
+    signal(SIGTERM, SIG_DFL);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1) /* die with the parent */
+        kp_error(errno, "prctl(PR_SET_PDEATHSIG)");
+    /* A pipe reports EOF only once every copy of its write end is closed:
+     * drop the parent's ends, which we got copies of. */
+    close(args->command[1]);
+    close(args->report[0]);
+    close(args->life[0]);
+    self_outside = kp_receive_own_outside_pid(args->command[0]);
+    if (self_outside == 0)
+        _exit(1);
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &usr1, NULL); /* queue it for sigwaitinfo() */
+
+    kp_probe_from_inside(args, self_outside);
     if (kp_send_report(args->report[1]) == -1)
         _exit(1);
     /* The parent sends SIGUSR1, prints its line, then the go byte. */
@@ -369,8 +390,8 @@ static pid_t kp_start_child(struct kp_args *args)
     /* The stack grows down on the machines Linux runs on: pass its top. */
     pid = clone(kp_child_main, stack + KP_STACK_SIZE, CLONE_NEWPID | SIGCHLD, args);
     if (pid == -1 && errno == EPERM)
-        kp_error(errno, "clone(CLONE_NEWPID) (needs CAP_SYS_ADMIN: run as root, or with "
-                        "unshare -Ur %s)", KP_NAME);
+        kp_error_hint(errno, "it needs CAP_SYS_ADMIN: run it as root, or with unshare -Ur",
+                      "clone(CLONE_NEWPID)");
     else if (pid == -1)
         kp_error(errno, "clone(CLONE_NEWPID)");
     return pid;
@@ -391,8 +412,7 @@ static int kp_reap(pid_t pid, int sig)
 }
 
 /* The parent's probes, once the child has reported its own. */
-static int kp_probe_from_outside(pid_t child, int command_fd, int report_fd, int life_fd,
-                                 int wait)
+static int kp_probe_from_outside(pid_t child, int command_fd, int report_fd, int life_fd, int wait)
 {
     char go = 'g', byte;
     int got = kp_kill(child, 0);
@@ -414,11 +434,11 @@ static int kp_probe_from_outside(pid_t child, int command_fd, int report_fd, int
     int status = kp_reap(child, 0);
     kp_child = -1;
     int killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-    kp_verdict("outside", killed ? 0 : EINVAL, 0,
+    kp_verdict("outside", killed ? 0 : KP_OTHER, 0,
                "waitpid(%ld) -> %s (SIGKILL from an ancestor namespace ends even an init)",
                (long)child, killed ? "killed by SIGKILL" : "not killed by SIGKILL");
     ssize_t n = read(life_fd, &byte, 1);
-    kp_verdict("outside", n == 0 ? 0 : EINVAL, 0,
+    kp_verdict("outside", n == 0 ? 0 : KP_OTHER, 0,
                "read(pipe held only by the child's child) -> %s (when a namespace's init dies, "
                "the kernel kills every other process of the namespace)",
                n == 0 ? "EOF, it is gone" : "no EOF");
@@ -440,8 +460,8 @@ static void kp_close_pipes(struct kp_args *args)
  * cleans up. Returns the exit status. */
 static int kp_run(int wait)
 {
-    struct kp_args args = {.parent_pid = getpid(), .command = {-1, -1}, .report = {-1, -1},
-                           .life = {-1, -1}};
+    struct kp_args args = {
+        .parent_pid = getpid(), .command = {-1, -1}, .report = {-1, -1}, .life = {-1, -1}};
     int rc = 1;
 
     printf("outside: this process is PID %ld\n", (long)args.parent_pid);
@@ -467,8 +487,8 @@ static int kp_run(int wait)
     if (write(args.command[1], &child, sizeof child) != sizeof child) {
         kp_error(errno, "write to the child");
     } else if (kp_receive_report(args.report[0]) == 0 &&
-               kp_probe_from_outside(child, args.command[1], args.report[0], args.life[0],
-                                     wait) == 0) {
+               kp_probe_from_outside(child, args.command[1], args.report[0], args.life[0], wait) ==
+                   0) {
         printf("summary: %d probes, %s\n", kp_probes,
                kp_unexpected == 0 ? "all as the kernel documents" : "SOME UNEXPECTED");
         rc = kp_unexpected == 0 ? 0 : 2;

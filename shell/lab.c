@@ -131,14 +131,14 @@ char *lab_read_file(int dirfd, const char *path, size_t max)
 }
 
 /* Parses "PPid:" and the last "NSpid:" field of a status text. */
-static void parse_ppid_nspid(const char *status, pid_t *ppid, pid_t *last_nspid)
+int lab_parse_ppid_nspid(const char *status, pid_t *ppid, pid_t *last_nspid)
 {
     const char *p = strstr(status, "\nPPid:");
     *ppid = p != NULL ? (pid_t)strtol(p + 6, NULL, 10) : -1;
     *last_nspid = -1;
     p = strstr(status, "\nNSpid:");
     if (p == NULL)
-        return;
+        return -1;
     char *end;
     p += 7;
     for (;;) {
@@ -148,6 +148,7 @@ static void parse_ppid_nspid(const char *status, pid_t *ppid, pid_t *last_nspid)
         *last_nspid = (pid_t)v;
         p = end;
     }
+    return *ppid >= 0 && *last_nspid > 0 ? 0 : -1;
 }
 
 pid_t lab_host_pid_of(pid_t parent, pid_t lab_pid)
@@ -167,7 +168,7 @@ pid_t lab_host_pid_of(pid_t parent, pid_t lab_pid)
         if (text == NULL)
             continue;
         pid_t ppid, nspid;
-        parse_ppid_nspid(text, &ppid, &nspid);
+        lab_parse_ppid_nspid(text, &ppid, &nspid);
         if (ppid == parent && nspid == lab_pid)
             found = (pid_t)atoi(e->d_name);
         free(text);
@@ -460,7 +461,7 @@ void lab_reap_dead_children(const struct lab *lab)
         char *text = lab_read_file(AT_FDCWD, path, 1 << 16);
         if (text == NULL)
             continue;
-        parse_ppid_nspid(text, &ppid, &nspid);
+        lab_parse_ppid_nspid(text, &ppid, &nspid);
         if (ppid == getpid() && strstr(text, "\nState:\tZ") != NULL)
             waitpid((pid_t)atoi(e->d_name), NULL, WNOHANG);
         free(text);

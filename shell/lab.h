@@ -28,8 +28,10 @@
  *  - Call lab_open() once, early, single-threaded; call the lab from the
  *    thread that opened it (PR_SET_PDEATHSIG follows the parent thread).
  *  - Every process the shell forks after lab_open() is in the lab's PID
- *    namespace (a pager too) and lab_cleanup() stops it. Keep SIGCHLD at its
- *    default: the lab waits for its own children.
+ *    namespace (a pager, an output relay too). lab_cleanup() leaves the
+ *    shell's own children alone (all but runners); lab_close() ends them with
+ *    the namespace and reaps them if they died. Keep SIGCHLD at its default:
+ *    the lab waits for its own children.
  *  - After lab_close() the root route can fork again; the user-namespace
  *    route cannot (its PID namespace for children is gone for good): close
  *    the lab last, just before exiting. Open one lab per process.
@@ -106,8 +108,8 @@ struct lab_job {
 /* The jobs started by lab_start(), finished ones included until cleanup. */
 size_t lab_jobs(struct lab *lab, const struct lab_job **jobs);
 
-/* Stops every job and every other process of the lab but its keeper
- * (namespace inits get SIGKILL, children are reaped), unmounts every mount
+/* Stops every job and every other process of the lab but its keeper and the
+ * shell's own children (namespace inits get SIGKILL, children are reaped), unmounts every mount
  * made in the lab since it opened (newest first), removes the /procK (and
  * other) entries made in its root, and writes one line per thing removed to
  * report (may be NULL): "stopped job [1] CMD (pid P, lab pid L)", "stopped

@@ -61,6 +61,8 @@ int lab_set_error(struct lab *lab, const char *fmt, ...) __attribute__((format(p
 void lab_close_fds_from(int first);
 void lab_close_fds_except(const int *keep, size_t count);
 void lab_reset_signals(void);
+/* "PPid:" and the last "NSpid:" of a /proc/PID/status text; 0 or -1. */
+int lab_parse_ppid_nspid(const char *status, pid_t *ppid, pid_t *last_nspid);
 /* Host PID of the child of `parent` (host PID) whose PID in the lab is
  * lab_pid; 0 when not found. */
 pid_t lab_host_pid_of(pid_t parent, pid_t lab_pid);

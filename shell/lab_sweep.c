@@ -158,22 +158,37 @@ static void sleep_ms(int ms)
     nanosleep(&ts, NULL);
 }
 
-/* Lists the live (not zombie) processes of the lab except 1 and ourselves;
- * with out, reports each one that is not a runner. Returns how many. */
-static int scan_processes(int proc_fd, FILE *out)
+/* The shell's own helpers in the lab (a pager, an output relay): children of
+ * the shell that are not runners. lab_cleanup() leaves them alone. */
+struct spare {
+    pid_t lab_pid[64];
+    size_t count;
+};
+
+static int spared(const struct spare *spare, pid_t pid)
 {
-    int dirfd = openat(proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *dir = dirfd != -1 ? fdopendir(dirfd) : NULL;
+    for (size_t i = 0; i < spare->count; i++)
+        if (spare->lab_pid[i] == pid)
+            return 1;
+    return 0;
+}
+
+/* Counts the live (not zombie) processes of the lab except 1, ourselves and
+ * the spared; with out, reports each one that is not a runner; with kill_them,
+ * sends each SIGKILL. */
+static int scan_processes(int proc_fd, const struct spare *spare, FILE *out, int kill_them)
+{
+    DIR *dir = fdopendir(openat(proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     pid_t self = getpid();
     int live = 0;
     struct dirent *e;
 
     if (dir == NULL)
-        return dirfd != -1 ? (close(dirfd), -1) : -1;
+        return -1;
     while ((e = readdir(dir)) != NULL) {
         char path[300], buf[512], comm[64] = "?", state = '?';
         int pid = atoi(e->d_name);
-        if (pid <= 1 || pid == self)
+        if (pid <= 1 || pid == self || spared(spare, pid))
             continue;
         snprintf(path, sizeof path, "%d/stat", pid);
         int fd = openat(proc_fd, path, O_RDONLY | O_CLOEXEC);
@@ -193,17 +208,19 @@ static int scan_processes(int proc_fd, FILE *out)
         live++;
         if (out != NULL && strcmp(comm, "lab-runner") != 0)
             fprintf(out, "stopped process %d (%s)\n", pid, comm);
+        if (kill_them)
+            kill(pid, SIGKILL); /* an init of a nested namespace takes all of it along */
     }
     closedir(dir);
     return live;
 }
 
-static void stop_processes(int proc_fd, FILE *out)
+static void stop_processes(int proc_fd, const struct spare *spare, FILE *out)
 {
-    scan_processes(proc_fd, out);
+    scan_processes(proc_fd, spare, out, 0);
     for (int waited = 0;; waited += 2) {
-        kill(-1, SIGKILL); /* every process of the lab but its init and us */
-        int live = scan_processes(proc_fd, NULL);
+        /* One by one rather than kill(-1): the shell's helpers are spared. */
+        int live = scan_processes(proc_fd, spare, NULL, 1);
         if (live <= 0)
             return;
         if (waited >= SWEEP_PATIENCE_MS) {
@@ -300,7 +317,7 @@ static void remove_new_entries(const struct lab *lab, FILE *out)
     free(now_listing);
 }
 
-static void sweeper_main(const struct lab *lab, int out_fd)
+static void sweeper_main(const struct lab *lab, const struct spare *spare, int out_fd)
 {
     FILE *out = fdopen(out_fd, "w");
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -311,7 +328,7 @@ static void sweeper_main(const struct lab *lab, int out_fd)
         fprintf(out, "warning: joining the lab's mount namespace: %s\n", strerror(errno));
         _exit(1);
     }
-    stop_processes(lab->lab_proc_fd, out);
+    stop_processes(lab->lab_proc_fd, spare, out);
     unmount_new(lab, out);
     remove_new_entries(lab, out);
     fclose(out);
@@ -319,7 +336,36 @@ static void sweeper_main(const struct lab *lab, int out_fd)
 }
 
 /* Runs the sweeper; its report lines go to *lines (malloc'd). */
-static int run_sweeper(struct lab *lab, char **lines)
+/* The shell's children in the lab that are not runners, by lab PID. */
+static void find_spared(const struct lab *lab, struct spare *spare)
+{
+    struct stat lab_ns, st;
+    DIR *dir = opendir("/proc");
+    struct dirent *e;
+    spare->count = 0;
+    if (dir == NULL || fstat(lab->lab_pidns_fd, &lab_ns) == -1) {
+        if (dir != NULL)
+            closedir(dir);
+        return;
+    }
+    while ((e = readdir(dir)) != NULL && spare->count < 64) {
+        char path[300];
+        pid_t ppid, lab_pid;
+        snprintf(path, sizeof path, "/proc/%s/ns/pid", e->d_name);
+        if (e->d_name[0] < '1' || e->d_name[0] > '9' || stat(path, &st) == -1 ||
+            st.st_ino != lab_ns.st_ino)
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+        char *text = lab_read_file(AT_FDCWD, path, 1 << 16);
+        if (text != NULL && lab_parse_ppid_nspid(text, &ppid, &lab_pid) == 0 &&
+            ppid == getpid() && lab_pid > 1 && strstr(text, "Name:\tlab-runner\n") == NULL)
+            spare->lab_pid[spare->count++] = lab_pid;
+        free(text);
+    }
+    closedir(dir);
+}
+
+static int run_sweeper(struct lab *lab, const struct spare *spare, char **lines)
 {
     int pipefd[2];
     *lines = NULL;
@@ -330,7 +376,7 @@ static int run_sweeper(struct lab *lab, char **lines)
     if (pid == 0) {
         int keep[] = {pipefd[1], lab->keeper_mnt_fd, lab->lab_proc_fd, 2};
         lab_close_fds_except(keep, 4);
-        sweeper_main(lab, pipefd[1]);
+        sweeper_main(lab, spare, pipefd[1]);
     }
     close(pipefd[1]);
     if (pid == -1) {
@@ -350,7 +396,7 @@ static int run_sweeper(struct lab *lab, char **lines)
 
 /* Waits (up to a second) until the lab's /proc lists the keeper alone: the
  * keeper reaps the orphans the sweeper killed a moment after they die. */
-static void wait_for_keeper_alone(struct lab *lab)
+static void wait_for_keeper_alone(struct lab *lab, const struct spare *spare)
 {
     for (int waited = 0; waited < 1000; waited += 2) {
         DIR *dir = lab_open_proc_dir(lab);
@@ -359,7 +405,8 @@ static void wait_for_keeper_alone(struct lab *lab)
         if (dir == NULL)
             return;
         while ((e = readdir(dir)) != NULL)
-            others += e->d_name[0] >= '1' && e->d_name[0] <= '9' && strcmp(e->d_name, "1") != 0;
+            others += e->d_name[0] >= '1' && e->d_name[0] <= '9' && strcmp(e->d_name, "1") != 0 &&
+                      !spared(spare, atoi(e->d_name));
         closedir(dir);
         if (others == 0)
             return;
@@ -370,7 +417,7 @@ static void wait_for_keeper_alone(struct lab *lab)
 
 /* Is the lab as it was at open? Only the keeper runs, its mount ids are the
  * baseline's, its / lists the same names. Then there is nothing to sweep. */
-static int lab_is_fresh(struct lab *lab)
+static int lab_is_fresh(struct lab *lab, const struct spare *spare)
 {
     char path[64];
     int fresh = 1;
@@ -381,7 +428,8 @@ static int lab_is_fresh(struct lab *lab)
     if (dir == NULL)
         return 0;
     while (fresh && (e = readdir(dir)) != NULL)
-        fresh = !(e->d_name[0] >= '1' && e->d_name[0] <= '9' && strcmp(e->d_name, "1") != 0);
+        fresh = !(e->d_name[0] >= '1' && e->d_name[0] <= '9' && strcmp(e->d_name, "1") != 0 &&
+                  !spared(spare, atoi(e->d_name)));
     closedir(dir);
     snprintf(path, sizeof path, "/proc/%d/mountinfo", (int)lab->keeper);
     char *mounts = fresh ? lab_read_file(AT_FDCWD, path, 1 << 22) : NULL;
@@ -407,10 +455,12 @@ int lab_cleanup(struct lab *lab, FILE *report)
     char *lines = NULL;
     int count = 0, rc = 0;
 
+    struct spare spare;
     if (lab->keeper <= 0)
         return lab_set_error(lab, "the lab is closed");
-    if (!lab_is_fresh(lab))
-        rc = run_sweeper(lab, &lines);
+    find_spared(lab, &spare);
+    if (!lab_is_fresh(lab, &spare))
+        rc = run_sweeper(lab, &spare, &lines);
     for (size_t i = 0; i < lab->job_count; i++) {
         struct lab_job_slot *slot = &lab->jobs[i];
         int was_running = slot->job.running;
@@ -423,7 +473,7 @@ int lab_cleanup(struct lab *lab, FILE *report)
     }
     lab->job_count = 0;
     lab->next_job_id = 1;
-    wait_for_keeper_alone(lab);
+    wait_for_keeper_alone(lab, &spare);
     for (char *line = lines ? strtok(lines, "\n") : NULL; line != NULL; line = strtok(NULL, "\n")) {
         if (report != NULL)
             fprintf(report, "%s\n", line);

@@ -170,8 +170,24 @@ static int cleanup_mid_run(void *arg)
                               "exec sleep 100'", 1, &status, &job) == 1, "job 3");
         EXPECT(strcmp(lt_capture(lab, "cat /proc/1/cmdline", NULL), "sleep") == 0,
                "the lab's /proc now shows the nested namespace");
+        /* The shell's own helper (a pager, an output relay) is not the lab's. */
+        pid_t relay = fork();
+        if (relay == 0) {
+            pause();
+            _exit(0);
+        }
+        char status_path[64];
+        pid_t ppid, relay_lab_pid = -1;
+        snprintf(status_path, sizeof status_path, "/proc/%d/status", (int)relay);
+        char *relay_status = lab_read_file(AT_FDCWD, status_path, 1 << 16);
+        EXPECT(relay_status && lab_parse_ppid_nspid(relay_status, &ppid, &relay_lab_pid) == 0, "a relay");
+        free(relay_status);
         rewind(report);
         int removed = lab_cleanup(lab, report);
+        int relay_alive = waitpid(relay, NULL, WNOHANG) == 0;
+        kill(relay, SIGKILL);
+        waitpid(relay, NULL, 0);
+        EXPECT(relay_alive, "cleanup leaves the shell's own children alone");
         fflush(report);
         EXPECT(removed >= 3 + 3 + 4 + 3, "each thing removed is counted: %d\n%s", removed, report_text);
         const char *want[] = {"stopped job [1] unshare", "stopped job [2] unshare",
@@ -184,7 +200,7 @@ static int cleanup_mid_run(void *arg)
             EXPECT(strstr(report_text, want[i]) != NULL, "report says %s:\n%s", want[i], report_text);
         EXPECT(count_lines(report_text) == removed, "one line per thing:\n%s", report_text);
         /* As fresh as at open: only the keeper, its mounts, its root. */
-        EXPECT(lt_count_pids(lab_path(lab, "/proc"), 0) == 1, "only the keeper is left");
+        EXPECT(lt_count_pids(lab_path(lab, "/proc"), relay_lab_pid) == 1, "only the keeper is left");
         free(mounts_after);
         mounts_after = lab_read_file(AT_FDCWD, mountinfo, 1 << 20);
         EXPECT(mounts_before && mounts_after && strcmp(mounts_before, mounts_after) == 0,
