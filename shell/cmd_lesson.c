@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "lab.h"
 #include "lesson.h"
+#include "tee.h"
 #include "tutor.h"
 
 #include <stdlib.h>
@@ -80,6 +81,7 @@ static int finish_lesson(struct shell *sh)
     render_textf(&sh->render, RENDER_GOOD, "Lesson %d finished: %s.", l->number, l->title);
     if (sh->lab != NULL)
         lab_cleanup(sh->lab, sh->render.out);
+    tee_reap(200);
     if ((size_t)sh->lesson_index + 1 < sh->lesson_count)
         render_textf(&sh->render, RENDER_NOTE, "Next: lesson %d, %s (Enter or `next`).",
                      sh->lessons[sh->lesson_index + 1].number,

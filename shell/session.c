@@ -152,13 +152,18 @@ int session_close(struct shell *sh)
 
     fflush(stdout);
     if (sh->lab != NULL) {
-        lab_cleanup(sh->lab, stdout);
-        tee_reap(500);
+        /* Relays of background jobs end with their jobs: clean up first so
+         * they can show the last output; none may be left for lab_close. */
+        if (tee_reap(0) > 0) {
+            lab_cleanup(sh->lab, stdout);
+            tee_reap(300);
+        }
+        tee_stop_all();
+        /* lab_close cleans up (and says what it removed), then compares. */
         changed = lab_close(sh->lab, stdout) != 0;
         sh->lab = NULL;
     }
-    if (sh->progress.writable && !sh->auto_mode)
-        progress_save(&sh->progress, stderr);
+    /* Progress was saved as it changed: nothing to write here. */
     progress_close(&sh->progress);
     if (sh->lessons != NULL)
         lesson_free_all(sh->lessons, sh->lesson_count);

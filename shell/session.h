@@ -20,8 +20,9 @@ int session_open(struct shell *sh, const struct session_options *options);
 /* The prompt loop (or --auto). Returns the exit status it earned. */
 int session_run(struct shell *sh, const struct session_options *options);
 
-/* Cleans the lab up, prints its verdict on the host, saves history and
- * progress. Returns 1 when the host was left changed, else 0. */
+/* Cleans the lab up and prints its verdict on the host (history is saved
+ * by session_run, progress as it changes). Returns 1 when the host was left
+ * changed, else 0. */
 int session_close(struct shell *sh);
 
 #endif

@@ -151,20 +151,21 @@ static void close_other_fds(int a, int b, int c)
     close_range(from, ~0U, 0);
 }
 
-static void remember(pid_t pid)
+/* A free slot for a relay, or -1: every relay must be known, to be reaped. */
+static int free_slot(void)
 {
     tee_reap(0);
-    for (size_t i = 0; i < TEE_RELAYS_MAX; i++)
-        if (relays[i] == 0) {
-            relays[i] = pid;
-            return;
-        }
+    for (int i = 0; i < TEE_RELAYS_MAX; i++)
+        if (relays[i] == 0)
+            return i;
+    return -1;
 }
 
 struct tee *tee_start(const struct render *r)
 {
     int data[2], control[2], capture[2];
-    struct tee *t = calloc(1, sizeof *t);
+    int slot = free_slot();
+    struct tee *t = slot >= 0 ? calloc(1, sizeof *t) : NULL;
 
     if (t == NULL)
         return NULL;
@@ -200,7 +201,7 @@ struct tee *tee_start(const struct render *r)
         close(t->data_w), close(t->control_w), close(t->capture_r), free(t);
         return NULL;
     }
-    remember(t->pid);
+    relays[slot] = t->pid;
     return t;
 }
 
@@ -256,7 +257,7 @@ char *tee_finish(struct tee *t, int ended)
     return text;
 }
 
-void tee_reap(int wait_ms)
+int tee_reap(int wait_ms)
 {
     struct timespec pause = {0, 20 * 1000000L};
     for (int waited = 0;; waited += 20) {
@@ -271,7 +272,19 @@ void tee_reap(int wait_ms)
                 left++;
         }
         if (left == 0 || waited >= wait_ms)
-            return;
+            return left;
         nanosleep(&pause, NULL);
+    }
+}
+
+void tee_stop_all(void)
+{
+    for (size_t i = 0; i < TEE_RELAYS_MAX; i++) {
+        if (relays[i] == 0)
+            continue;
+        kill(relays[i], SIGKILL);
+        while (waitpid(relays[i], NULL, 0) == -1 && errno == EINTR)
+            ;
+        relays[i] = 0;
     }
 }

@@ -29,7 +29,11 @@ int tee_fd(const struct tee *t);
  * waited for a moment, so no finished relay lingers in the lab. */
 char *tee_finish(struct tee *t, int ended);
 /* Reaps relays that have ended; with wait_ms > 0, waits that long for the
- * others to end first. */
-void tee_reap(int wait_ms);
+ * others to end first. Returns how many are still running. */
+int tee_reap(int wait_ms);
+/* Ends every relay still running (SIGKILL) and reaps them all. Must run
+ * before lab_close(): the lab's init cannot end while a process of its
+ * namespace, such as a relay, is not yet reaped by its parent, the shell. */
+void tee_stop_all(void);
 
 #endif

@@ -4,6 +4,7 @@
 #include "tutor.h"
 #include "lab.h"
 #include "lesson.h"
+#include "tee.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,7 @@ static int auto_lesson(struct shell *sh, int index)
         failed++;
     if (sh->lab != NULL)
         lab_cleanup(sh->lab, sh->render.out);
+    tee_reap(200);
     return failed;
 }
 

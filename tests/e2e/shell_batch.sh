@@ -36,6 +36,13 @@ check "a 100 KB line: the next command runs" grep -q "No lesson started" "$out"
 printf 'help\000quit\nwhere\n' | "$TUTOR" >"$out" 2>"$err"
 check "a NUL byte: refused" grep -q "NUL byte" "$err"
 
+printf 'run pidns_init_sleep /proc42\nsh echo after\nquit\n' | timeout 30 "$TUTOR" >"$out" 2>"$err"
+rc=$?
+check "quit with a background job still running: ends (status $rc)" [ $rc -eq 0 ]
+check "quit with a background job: its output was shown" grep -q "childFunc(): PID  = 1" "$out"
+check "quit with a background job: host unchanged" grep -q "host unchanged" "$out"
+check "quit with a background job: nothing left" nothing_left "pidns_init_sleep /proc42"
+
 printf 'reset\n' | "$TUTOR" >"$out" 2>"$err"
 check "reset in a script asks for -y" grep -q "reset -y" "$err"
 

@@ -43,8 +43,10 @@ if [ "$(id -u)" -eq 0 ]; then
     export SUDO_UID=65534 SUDO_GID=65534
     drive sudo --lessons "$FIX/lessons" <<'X'
 expect pidns-tutor> 
-send where\r
-expect No lesson started
+send lesson 1\r
+expect your prediction> 
+send \x03
+expect Step stopped
 send quit\r
 exit 0
 X

@@ -116,7 +116,7 @@ check "nothing stopped by Ctrl-C is left running" nothing_left "sleep 424[23]"
 drive ctrl_d --lessons "$FIX/lessons" <<'X'
 expect pidns-tutor> 
 send lesson 2\r
-expect # sleep 30
+expect # sleep 4244
 expect background
 expect pidns-tutor (2:1/2)> 
 send sh mkdir /proc3\r
@@ -127,6 +127,6 @@ expect host unchanged
 exit 0
 X
 check "Ctrl-D cleans up (background job, /proc3) and gives the verdict" [ $? -eq 0 ]
-check "after Ctrl-D nothing is left" nothing_left "sleep 30"
+check "after Ctrl-D nothing is left" nothing_left "sleep 4244"
 
 finish
