@@ -32,6 +32,9 @@
 
 #define OLD_ROOT ".pidns-tutor-oldroot"
 
+/* mount(2) ignores the type of a bind mount or a propagation change; "none"
+ * instead of NULL only keeps valgrind from reporting a NULL pointer. */
+
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
     int saved = errno;
@@ -106,7 +109,7 @@ static int bind_entry(const char *name, char *err, size_t errlen)
             return fail(err, errlen, "creating /%s", name);
         close(fd);
     }
-    if (mount(from, name, NULL, MS_BIND | MS_REC, NULL) == -1)
+    if (mount(from, name, "none", MS_BIND | MS_REC, NULL) == -1)
         return fail(err, errlen, "bind-mounting /%s", name);
     return 0;
 }
@@ -133,7 +136,7 @@ static int bind_host_entries(char *err, size_t errlen)
 
 static int build_root(char *err, size_t errlen)
 {
-    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
+    if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) == -1)
         return fail(err, errlen, "making / private (mount MS_REC|MS_PRIVATE)");
     if (mount("pidns-tutor", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64m") == -1)
         return fail(err, errlen, "mounting the lab's tmpfs root");
@@ -152,9 +155,26 @@ static int build_root(char *err, size_t errlen)
     return 0;
 }
 
+/* Fds on the host's mount table and /, opened before we leave: they stay
+ * bound to the host, so the lab can compare the host at exit with the start. */
+static int open_host_fds(int flags, struct sandbox_info *info, char *err, size_t errlen)
+{
+    if (flags & SANDBOX_KEEP_HOST_MOUNTINFO) {
+        info->host_mountinfo_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+        if (info->host_mountinfo_fd == -1)
+            return fail(err, errlen, "opening /proc/self/mountinfo");
+    }
+    if (flags & SANDBOX_KEEP_HOST_ROOT) {
+        info->host_root_fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (info->host_root_fd == -1)
+            return fail(err, errlen, "opening the host's /");
+    }
+    return 0;
+}
+
 int sandbox_enter(int flags, struct sandbox_info *info, char *err, size_t errlen)
 {
-    struct sandbox_info local = {.host_mountinfo_fd = -1};
+    struct sandbox_info local = {.host_mountinfo_fd = -1, .host_root_fd = -1};
     char cwd[PATH_MAX];
     int have_cwd = getcwd(cwd, sizeof cwd) != NULL;
 
@@ -162,40 +182,51 @@ int sandbox_enter(int flags, struct sandbox_info *info, char *err, size_t errlen
     local.outer_uid = getuid();
     local.outer_gid = getgid();
     local.used_user_namespace = geteuid() != 0 || (flags & SANDBOX_FORCE_USER_NAMESPACE);
-    if (flags & SANDBOX_KEEP_HOST_MOUNTINFO) {
-        /* Opened before leaving: the file stays bound to the host's mount
-         * namespace, so the lab can compare the host's mounts at exit. */
-        local.host_mountinfo_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-        if (local.host_mountinfo_fd == -1)
-            return fail(err, errlen, "opening /proc/self/mountinfo");
-    }
+    local.failed_step = SANDBOX_STEP_OPEN_HOST;
+    if (open_host_fds(flags, &local, err, errlen) == -1)
+        goto failed;
     errno = 0;
     if (local.used_user_namespace) {
+        local.failed_step = SANDBOX_STEP_USER_NS;
         if (unshare(CLONE_NEWUSER | CLONE_NEWNS) == -1)
             goto failed_unshare;
+        local.failed_step = SANDBOX_STEP_ID_MAP;
         if (map_to_root(local.outer_uid, local.outer_gid, err, errlen) == -1)
             goto failed;
-    } else if (unshare(CLONE_NEWNS) == -1) {
-        goto failed_unshare;
+    } else {
+        local.failed_step = SANDBOX_STEP_MOUNT_NS;
+        if (unshare(CLONE_NEWNS) == -1)
+            goto failed_unshare;
     }
+    local.failed_step = SANDBOX_STEP_BUILD_ROOT;
     if (build_root(err, errlen) == -1)
         goto failed;
     /* Back to the directory we started in, now seen through the bind mounts. */
     if (have_cwd && chdir(cwd) == -1 && chdir("/") == -1)
         goto failed;
-    if (info != NULL)
+    local.failed_step = SANDBOX_STEP_NONE;
+    if (info != NULL) {
         *info = local;
-    else if (local.host_mountinfo_fd != -1)
-        close(local.host_mountinfo_fd);
+    } else {
+        if (local.host_mountinfo_fd != -1)
+            close(local.host_mountinfo_fd);
+        if (local.host_root_fd != -1)
+            close(local.host_root_fd);
+    }
     return 0;
 
 failed_unshare:
     fail(err, errlen, local.used_user_namespace ? "unshare(CLONE_NEWUSER|CLONE_NEWNS)"
                                                 : "unshare(CLONE_NEWNS)");
 failed:
-    if (local.host_mountinfo_fd != -1) {
+    if (info != NULL)
+        info->failed_step = local.failed_step;
+    {
         int saved = errno;
-        close(local.host_mountinfo_fd);
+        if (local.host_mountinfo_fd != -1)
+            close(local.host_mountinfo_fd);
+        if (local.host_root_fd != -1)
+            close(local.host_root_fd);
         errno = saved;
     }
     return -1;
