@@ -94,6 +94,9 @@ const char *lab_nsenter_command(const struct lab *lab);
  * lab_path(lab, "/proc") -> "/proc/4242/root/proc". Static buffer. */
 const char *lab_path(const struct lab *lab, const char *path_in_lab);
 
+/* What the last failed call (returning -1) of this lab went wrong on. */
+const char *lab_error(const struct lab *lab);
+
 /* The keeper's PID in the shell's namespace, and the route taken. */
 pid_t lab_keeper_pid(const struct lab *lab);
 enum lab_route lab_route(const struct lab *lab);

@@ -14,7 +14,7 @@
 
 struct procfs_status {
     char name[64];
-    char state;  /* R, S, T, Z ... */
+    char state;  /* R, S, T, Z ... ('?' when State is missing or unreadable) */
     pid_t pid;   /* as the proc root's namespace sees it */
     pid_t ppid;  /* 0 when the parent is outside that namespace */
     int nspid_count;
@@ -23,9 +23,15 @@ struct procfs_status {
 
 /* Parses the text of /proc/PID/status. Returns 0, or -1 when Name, Pid or
  * PPid is missing or malformed. NSpid is optional (kernels before 4.1): then
- * nspid_count is 1 and nspid[0] = pid. */
+ * nspid_count is 1 and nspid[0] = pid. A malformed NSpid (not numbers, more
+ * than PROCFS_MAX_LEVELS, first entry not Pid) is an error too. The name is
+ * kept as the kernel escapes it ("\n" for a newline), cut to 63 bytes. */
 int procfs_parse_status(const char *text, struct procfs_status *out);
 int procfs_read_status(const char *proc_root, pid_t pid, struct procfs_status *out);
+/* The same on an open PROC_ROOT/PID directory: everything read through one
+ * directory fd belongs to one process, even if its PID is reused meanwhile.
+ * errno: ENOENT or ESRCH when the process is gone, EINVAL when malformed. */
+int procfs_read_status_at(int pid_dirfd, struct procfs_status *out);
 
 /* Parses a namespace link such as "pid:[4026532412]". Returns 0 or -1. */
 int procfs_parse_ns_link(const char *link, char *type, size_t typelen, unsigned long long *inode);
@@ -43,6 +49,29 @@ struct procfs_mount {
 };
 /* Parses one line of /proc/PID/mountinfo in place (pointers into line). */
 int procfs_parse_mountinfo_line(char *line, struct procfs_mount *out);
+
+/* All of PROC_ROOT/PID/mountinfo (PROC_ROOT/self/mountinfo when pid <= 0);
+ * lines that do not parse are left out. Free with procfs_mounts_free. */
+struct procfs_mount_table {
+    char *text; /* the file, split into lines the mounts point into */
+    struct procfs_mount *mounts;
+    size_t count;
+};
+int procfs_read_mounts(const char *proc_root, pid_t pid, struct procfs_mount_table *table);
+void procfs_mounts_free(struct procfs_mount_table *table);
+
+/* The namespace links of a process (PROC_ROOT/PID/ns/ *), sorted by name as
+ * ls shows them. A link the kernel lists but cannot resolve (a zombie's mnt,
+ * say) has link "" and error set to the errno of readlink. */
+struct procfs_ns_entry {
+    char name[32]; /* "pid", "pid_for_children", "mnt", ... */
+    char link[64]; /* "pid:[4026532412]" */
+    int error;
+};
+/* Returns 0 with *count entries (at most max), or -1 with errno (ENOENT: no
+ * such process in this proc root). */
+int procfs_read_ns_links(const char *proc_root, pid_t pid, struct procfs_ns_entry *entries,
+                         size_t max, size_t *count);
 
 /* The hierarchy of PID namespaces as the proc root's namespace sees it. */
 struct procfs_process {
@@ -75,6 +104,27 @@ int procfs_tree_add(struct procfs_tree *tree, const struct procfs_status *status
 /* Reads every process of proc_root and builds the tree (NS_GET_PARENT for
  * the ancestry). Returns 0 or -1. */
 int procfs_read_tree(const char *proc_root, struct procfs_tree *tree);
+/* Details of procfs_read_tree: processes that exit while it reads, and those
+ * the caller may not inspect (EACCES, as an ordinary user looking at other
+ * users' processes), are left out: races are normal. The walk up each chain
+ * stops at the proc root's own namespace. NS_GET_PARENT answers EPERM above
+ * the caller's own PID namespace; when only the proc root's namespace is
+ * above that point it is filled in (NSpid says so), otherwise the read fails
+ * with errno EPERM (the proc root is two or more levels above the caller).
+ * ENOTTY: a kernel before 4.9 (no NS_GET_PARENT). On failure the tree is
+ * empty (still to be freed). */
 void procfs_tree_free(struct procfs_tree *tree);
+
+/* Look-ups in a tree: NULL when absent. */
+const struct procfs_pidns *procfs_tree_find_ns(const struct procfs_tree *tree,
+                                               unsigned long long inode);
+const struct procfs_process *procfs_tree_find_process(const struct procfs_tree *tree, pid_t pid,
+                                                      const struct procfs_pidns **ns);
+
+/* Text the shell prints as is (malloc'd, NULL when out of memory). The exact
+ * formats are documented in procfs_format.c; tests and lessons compare them. */
+char *procfs_format_tree(const struct procfs_tree *tree);  /* the `tree` command */
+char *procfs_format_ps(const struct procfs_tree *tree);    /* the `ps` command */
+char *procfs_format_ns_links(const struct procfs_ns_entry *entries, size_t count); /* `ns PID` */
 
 #endif

@@ -9,7 +9,9 @@
 #ifndef PIDNS_TUTOR_RENDER_H
 #define PIDNS_TUTOR_RENDER_H
 
+#include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 struct render {
     FILE *out;
@@ -51,5 +53,17 @@ void render_textf(const struct render *r, enum render_style style, const char *f
 void render_command(const struct render *r, const char *prompt, const char *command);
 /* Prints a code listing with line numbers starting at first_line. */
 void render_code(const struct render *r, const char *code, int first_line);
+
+/* Columns the first n bytes of UTF-8 text take on a terminal (combining
+ * marks 0, East Asian wide characters 2, a byte that is not UTF-8 1). */
+int render_display_width(const char *s, size_t n);
+
+/* Annotations relating values (malloc'd sentences, NULL if out of memory):
+ * "27656 is the child's PID in your namespace; in its own it is 1." */
+char *render_note_clone_pid(pid_t pid_in_parent, pid_t pid_in_child);
+/* From a process's NSpid (outermost first): "sleep has 3 PIDs, one in each
+ * namespace from yours down to its own: 27660 in your namespace, 2 at level 1
+ * and 1 in its own (level 2)." */
+char *render_note_nspid(const char *name, const pid_t *nspid, int count);
 
 #endif

@@ -154,7 +154,7 @@ static int build_root(char *err, size_t errlen)
 
 int sandbox_enter(int flags, struct sandbox_info *info, char *err, size_t errlen)
 {
-    struct sandbox_info local = {.host_mountinfo_fd = -1};
+    struct sandbox_info local = {.host_mountinfo_fd = -1, .host_root_fd = -1};
     char cwd[PATH_MAX];
     int have_cwd = getcwd(cwd, sizeof cwd) != NULL;
 
@@ -162,40 +162,66 @@ int sandbox_enter(int flags, struct sandbox_info *info, char *err, size_t errlen
     local.outer_uid = getuid();
     local.outer_gid = getgid();
     local.used_user_namespace = geteuid() != 0 || (flags & SANDBOX_FORCE_USER_NAMESPACE);
+    local.failed_step = SANDBOX_STEP_OPEN_HOST;
     if (flags & SANDBOX_KEEP_HOST_MOUNTINFO) {
         /* Opened before leaving: the file stays bound to the host's mount
          * namespace, so the lab can compare the host's mounts at exit. */
         local.host_mountinfo_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-        if (local.host_mountinfo_fd == -1)
-            return fail(err, errlen, "opening /proc/self/mountinfo");
+        if (local.host_mountinfo_fd == -1) {
+            fail(err, errlen, "opening /proc/self/mountinfo");
+            goto failed;
+        }
+    }
+    if (flags & SANDBOX_KEEP_HOST_ROOT) {
+        /* Likewise: lets the lab check at exit that the host's / is as it was. */
+        local.host_root_fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (local.host_root_fd == -1) {
+            fail(err, errlen, "opening the host's /");
+            goto failed;
+        }
     }
     errno = 0;
     if (local.used_user_namespace) {
+        local.failed_step = SANDBOX_STEP_USER_NS;
         if (unshare(CLONE_NEWUSER | CLONE_NEWNS) == -1)
             goto failed_unshare;
+        local.failed_step = SANDBOX_STEP_ID_MAP;
         if (map_to_root(local.outer_uid, local.outer_gid, err, errlen) == -1)
             goto failed;
-    } else if (unshare(CLONE_NEWNS) == -1) {
-        goto failed_unshare;
+    } else {
+        local.failed_step = SANDBOX_STEP_MOUNT_NS;
+        if (unshare(CLONE_NEWNS) == -1)
+            goto failed_unshare;
     }
+    local.failed_step = SANDBOX_STEP_BUILD_ROOT;
     if (build_root(err, errlen) == -1)
         goto failed;
     /* Back to the directory we started in, now seen through the bind mounts. */
     if (have_cwd && chdir(cwd) == -1 && chdir("/") == -1)
         goto failed;
-    if (info != NULL)
+    local.failed_step = SANDBOX_STEP_NONE;
+    if (info != NULL) {
         *info = local;
-    else if (local.host_mountinfo_fd != -1)
-        close(local.host_mountinfo_fd);
+    } else {
+        if (local.host_mountinfo_fd != -1)
+            close(local.host_mountinfo_fd);
+        if (local.host_root_fd != -1)
+            close(local.host_root_fd);
+    }
     return 0;
 
 failed_unshare:
     fail(err, errlen, local.used_user_namespace ? "unshare(CLONE_NEWUSER|CLONE_NEWNS)"
                                                 : "unshare(CLONE_NEWNS)");
 failed:
-    if (local.host_mountinfo_fd != -1) {
+    if (info != NULL)
+        info->failed_step = local.failed_step;
+    {
         int saved = errno;
-        close(local.host_mountinfo_fd);
+        if (local.host_mountinfo_fd != -1)
+            close(local.host_mountinfo_fd);
+        if (local.host_root_fd != -1)
+            close(local.host_root_fd);
         errno = saved;
     }
     return -1;

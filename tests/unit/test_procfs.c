@@ -1,0 +1,566 @@
+/* test_procfs.c: the /proc parsers on fixture files (tests/fixtures/proc/),
+ * the readers on a fixture proc root, the pure construction of the PID
+ * namespace tree on synthetic chains, and the exact text of `tree`, `ps` and
+ * `ns PID`. No privilege needed: nothing here touches the real kernel. */
+#include "testlib.h"
+#include "procfs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *fixture(const char *name)
+{
+    static char path[PATH_MAX];
+    const char *src = getenv("PIDNS_TUTOR_SRC");
+    snprintf(path, sizeof path, "%s/tests/fixtures/proc/%s", src != NULL ? src : ".", name);
+    return path;
+}
+
+/* The whole fixture file; fails the test when it is missing. */
+static char *load(const char *name)
+{
+    FILE *f = fopen(fixture(name), "r");
+    if (f == NULL)
+        fail_msg("fixture %s: %s", fixture(name), strerror(errno));
+    char *text = calloc(1, 1 << 16);
+    assert_non_null(text);
+    size_t n = fread(text, 1, (1 << 16) - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+static void parse_fixture(const char *name, struct procfs_status *st)
+{
+    char *text = load(name);
+    int rc = procfs_parse_status(text, st);
+    free(text);
+    if (rc != 0)
+        fail_msg("%s did not parse", name);
+}
+
+static void assert_nspid(const struct procfs_status *st, const pid_t *want, int count)
+{
+    assert_int_equal(st->nspid_count, count);
+    for (int i = 0; i < count; i++)
+        assert_int_equal(st->nspid[i], want[i]);
+}
+
+static void test_status_of_root_namespace_process_has_one_pid(void **state)
+{
+    (void)state;
+    struct procfs_status st;
+    parse_fixture("status/root-init", &st);
+    assert_string_equal(st.name, "systemd");
+    assert_int_equal(st.state, 'S');
+    assert_int_equal(st.pid, 1);
+    assert_int_equal(st.ppid, 0);
+    assert_nspid(&st, (pid_t[]){1}, 1);
+}
+
+static void test_status_nested_5_deep_lists_a_pid_per_level(void **state)
+{
+    (void)state;
+    struct procfs_status st;
+    parse_fixture("status/nested-5", &st);
+    assert_int_equal(st.pid, 27660);
+    assert_int_equal(st.ppid, 27659);
+    assert_nspid(&st, (pid_t[]){27660, 5, 4, 3, 2, 1}, 6);
+    parse_fixture("status/nested-init", &st);
+    assert_nspid(&st, (pid_t[]){27656, 1}, 2);
+}
+
+static void test_status_32_levels_below_root_is_the_maximum(void **state)
+{
+    (void)state;
+    struct procfs_status st;
+    parse_fixture("status/nested-32", &st);
+    assert_int_equal(st.nspid_count, PROCFS_MAX_LEVELS);
+    assert_int_equal(st.nspid[0], 9000);
+    assert_int_equal(st.nspid[1], 32);
+    assert_int_equal(st.nspid[PROCFS_MAX_LEVELS - 1], 1);
+}
+
+static void test_status_kernel_threads(void **state)
+{
+    (void)state;
+    struct procfs_status st;
+    parse_fixture("status/kthread", &st);
+    assert_string_equal(st.name, "kthreadd");
+    assert_int_equal(st.pid, 2);
+    assert_int_equal(st.ppid, 0);
+    parse_fixture("status/kworker", &st);
+    assert_string_equal(st.name, "kworker/0:0H-events_highpri");
+    assert_int_equal(st.state, 'I');
+    assert_int_equal(st.ppid, 2);
+}
+
+static void test_status_zombie_and_traced_states(void **state)
+{
+    (void)state;
+    struct procfs_status st;
+    parse_fixture("status/zombie", &st);
+    assert_int_equal(st.state, 'Z');
+    assert_nspid(&st, (pid_t[]){27670, 3}, 2);
+    parse_fixture("status/traced", &st);
+    assert_int_equal(st.state, 't');
+    parse_fixture("status/state-garbage", &st);
+    assert_int_equal(st.state, '?');
+}
+
+static void test_status_without_nspid_falls_back_to_pid(void **state)
+{
+    (void)state;
+    struct procfs_status st;
+    parse_fixture("status/no-nspid", &st);
+    assert_int_equal(st.pid, 27656);
+    assert_nspid(&st, (pid_t[]){27656}, 1);
+}
+
+static void test_status_names_kept_escaped_and_cut(void **state)
+{
+    (void)state;
+    struct procfs_status st;
+    parse_fixture("status/name-with-space", &st);
+    assert_string_equal(st.name, "my prog\\nx");
+    parse_fixture("status/name-long", &st);
+    assert_int_equal(strlen(st.name), sizeof st.name - 1);
+    assert_memory_equal(st.name, "rcu_exp_par_gp_kthread_worker/0_", 32);
+}
+
+static void test_status_malformed_files_are_rejected(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "empty",          "no-pid",         "no-ppid",        "no-name",
+        "empty-name",     "pid-not-number", "pid-zero",       "pid-trailing-junk",
+        "pid-overflow",   "ppid-negative",  "nspid-mismatch", "nspid-empty",
+        "nspid-garbage",  "nspid-zero",     "nspid-too-many", "binary",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char name[64];
+        struct procfs_status st;
+        snprintf(name, sizeof name, "status-bad/%s", bad[i]);
+        char *text = load(name);
+        if (procfs_parse_status(text, &st) != -1)
+            fail_msg("%s was accepted", name);
+        free(text);
+    }
+}
+
+static void test_read_status_from_a_proc_root(void **state)
+{
+    (void)state;
+    struct procfs_status st;
+    assert_int_equal(procfs_read_status(fixture("root"), 42, &st), 0);
+    assert_string_equal(st.name, "multi_pidns");
+    assert_nspid(&st, (pid_t[]){42, 1}, 2);
+    errno = 0;
+    assert_int_equal(procfs_read_status(fixture("root"), 5, &st), -1);
+    assert_int_equal(errno, ENOENT);
+    int dirfd = open(fixture("root/300"), O_RDONLY | O_DIRECTORY);
+    assert_true(dirfd >= 0);
+    assert_int_equal(procfs_read_status_at(dirfd, &st), 0);
+    close(dirfd);
+    assert_int_equal(st.pid, 300);
+    dirfd = open(fixture("root/sys"), O_RDONLY | O_DIRECTORY);
+    assert_true(dirfd >= 0);
+    assert_int_equal(procfs_read_status_at(dirfd, &st), -1);
+    close(dirfd);
+}
+
+/* Each line of ns-links-good: LINK TYPE INODE. */
+static void test_ns_links_parse(void **state)
+{
+    (void)state;
+    char *text = load("ns-links-good");
+    int lines = 0;
+    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n"), lines++) {
+        char link[64], want_type[32], type[32];
+        unsigned long long want_inode, inode;
+        assert_int_equal(sscanf(line, "%63s %31s %llu", link, want_type, &want_inode), 3);
+        if (procfs_parse_ns_link(link, type, sizeof type, &inode) != 0)
+            fail_msg("%s did not parse", link);
+        assert_string_equal(type, want_type);
+        assert_true(inode == want_inode);
+    }
+    free(text);
+    assert_int_equal(lines, 6);
+}
+
+static void test_ns_links_malformed_are_rejected(void **state)
+{
+    (void)state;
+    char *text = load("ns-links-bad");
+    char type[32];
+    unsigned long long inode;
+    int lines = 0;
+    for (char *line = text, *nl; *line != '\0'; line = nl + 1, lines++) {
+        nl = strchr(line, '\n');
+        *nl = '\0';
+        if (procfs_parse_ns_link(line, type, sizeof type, &inode) != -1)
+            fail_msg("\"%s\" was accepted", line);
+    }
+    free(text);
+    assert_int_equal(lines, 16);
+    /* A type that does not fit the caller's buffer is an error, not cut. */
+    assert_int_equal(procfs_parse_ns_link("pid:[1]", type, 3, &inode), -1);
+    assert_int_equal(procfs_parse_ns_link("pid:[1]", type, 4, &inode), 0);
+}
+
+static void test_read_ns_link_as_readlink_shows_it(void **state)
+{
+    (void)state;
+    char buf[64];
+    assert_int_equal(procfs_read_ns_link(fixture("root"), 42, "pid", buf, sizeof buf), 0);
+    assert_string_equal(buf, "pid:[4026532412]");
+    errno = 0;
+    assert_int_equal(procfs_read_ns_link(fixture("root"), 42, "pid", buf, 16), -1);
+    assert_int_equal(errno, ENAMETOOLONG);
+    errno = 0;
+    assert_int_equal(procfs_read_ns_link(fixture("root"), 42, "net", buf, sizeof buf), -1);
+    assert_int_equal(errno, ENOENT);
+}
+
+static void test_ns_links_of_a_process_sorted_and_formatted(void **state)
+{
+    (void)state;
+    struct procfs_ns_entry entries[16];
+    size_t count;
+    assert_int_equal(procfs_read_ns_links(fixture("root"), 42, entries, 16, &count), 0);
+    assert_int_equal(count, 4);
+    entries[0].error = ENOENT; /* as a zombie's mnt link reads */
+    char *text = procfs_format_ns_links(entries, count);
+    assert_string_equal(text, "mnt                (unavailable: No such file or directory)\n"
+                              "pid                pid:[4026532412]\n"
+                              "pid_for_children   pid:[4026532413]\n"
+                              "user               user:[4026531837]\n");
+    free(text);
+    errno = 0;
+    assert_int_equal(procfs_read_ns_links(fixture("root"), 7, entries, 16, &count), -1);
+    assert_int_equal(errno, ENOENT);
+}
+
+static void test_list_pids_only_numbers_sorted(void **state)
+{
+    (void)state;
+    pid_t *pids;
+    size_t count;
+    assert_int_equal(procfs_list_pids(fixture("root"), &pids, &count), 0);
+    assert_int_equal(count, 4);
+    assert_int_equal(pids[0], 1);
+    assert_int_equal(pids[1], 7);
+    assert_int_equal(pids[2], 42);
+    assert_int_equal(pids[3], 300);
+    free(pids);
+    errno = 0;
+    assert_int_equal(procfs_list_pids(fixture("no-such-root"), &pids, &count), -1);
+    assert_int_equal(errno, ENOENT);
+}
+
+struct mount_want {
+    unsigned id, parent;
+    const char *point, *fstype, *source;
+};
+
+static void test_mountinfo_lines_unescaped(void **state)
+{
+    (void)state;
+    static const struct mount_want want[] = {
+        {21, 26, "/proc", "proc", "proc"},
+        {26, 1, "/", "ext4", "/dev/vda1"},
+        {300, 26, "/proc2", "proc", "proc"},
+        {301, 26, "/mnt/my disk", "ext4", "/dev/sdb1"},
+        {302, 26, "/tmp/tab\there\\back", "tmpfs", "my source"},
+        {303, 26, "/bind", "ext4", "/dev/vda1"},
+        {304, 26, "/proc0", "proc", "proc"},
+        {4294967295u, 0, "/max", "tmpfs", "none"},
+    };
+    char *text = load("mountinfo-good");
+    size_t i = 0;
+    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n"), i++) {
+        struct procfs_mount m;
+        assert_true(i < sizeof want / sizeof want[0]);
+        assert_int_equal(procfs_parse_mountinfo_line(line, &m), 0);
+        assert_int_equal(m.mount_id, want[i].id);
+        assert_int_equal(m.parent_id, want[i].parent);
+        assert_string_equal(m.mount_point, want[i].point);
+        assert_string_equal(m.fstype, want[i].fstype);
+        assert_string_equal(m.source, want[i].source);
+    }
+    assert_int_equal(i, sizeof want / sizeof want[0]);
+    free(text);
+}
+
+static void test_mountinfo_malformed_lines_rejected(void **state)
+{
+    (void)state;
+    char *text = load("mountinfo-bad");
+    int lines = 0;
+    for (char *line = text, *nl; *line != '\0'; line = nl + 1, lines++) {
+        nl = strchr(line, '\n');
+        *nl = '\0';
+        char copy[256];
+        struct procfs_mount m;
+        snprintf(copy, sizeof copy, "%s", line);
+        if (procfs_parse_mountinfo_line(copy, &m) != -1)
+            fail_msg("\"%s\" was accepted", line);
+    }
+    assert_int_equal(lines, 10);
+    free(text);
+}
+
+static void test_read_mounts_of_a_process(void **state)
+{
+    (void)state;
+    struct procfs_mount_table table;
+    assert_int_equal(procfs_read_mounts(fixture("root"), 1, &table), 0);
+    assert_int_equal(table.count, 8);
+    assert_string_equal(table.mounts[3].mount_point, "/mnt/my disk");
+    assert_string_equal(table.mounts[6].mount_point, "/proc0");
+    procfs_mounts_free(&table);
+    assert_null(table.mounts);
+    errno = 0; /* self is 42 in the fixture, which has no mountinfo */
+    assert_int_equal(procfs_read_mounts(fixture("root"), 0, &table), -1);
+    assert_int_equal(errno, ENOENT);
+}
+
+/* A synthetic status: pid as the root sees it, NSpid from the arguments. */
+static struct procfs_status make_status(const char *name, char state, pid_t ppid, int count, ...)
+{
+    struct procfs_status st;
+    va_list ap;
+    memset(&st, 0, sizeof st);
+    snprintf(st.name, sizeof st.name, "%s", name);
+    st.state = state;
+    st.ppid = ppid;
+    st.nspid_count = count;
+    va_start(ap, count);
+    for (int i = 0; i < count; i++)
+        st.nspid[i] = va_arg(ap, pid_t);
+    va_end(ap);
+    st.pid = st.nspid[0];
+    return st;
+}
+
+#define CHAIN(...) (const unsigned long long[]){__VA_ARGS__}, \
+    sizeof((const unsigned long long[]){__VA_ARGS__}) / sizeof(unsigned long long)
+
+/* The article's multi_pidns 5: one process per level, 5 levels below the root. */
+static void build_five_deep(struct procfs_tree *t)
+{
+    procfs_tree_init(t, 100);
+    struct procfs_status s0 = make_status("bash", 'S', 1, 1, 500);
+    struct procfs_status s1 = make_status("multi_pidns", 'S', 500, 2, 501, 1);
+    struct procfs_status s2 = make_status("multi_pidns", 'S', 501, 3, 502, 2, 1);
+    struct procfs_status s3 = make_status("multi_pidns", 'S', 502, 4, 503, 3, 2, 1);
+    struct procfs_status s4 = make_status("multi_pidns", 'S', 503, 5, 504, 4, 3, 2, 1);
+    struct procfs_status s5 = make_status("sleep", 'S', 504, 6, 505, 5, 4, 3, 2, 1);
+    /* Deepest first: the chain creates the namespaces above it. */
+    assert_int_equal(procfs_tree_add(t, &s5, CHAIN(105, 104, 103, 102, 101, 100)), 0);
+    assert_int_equal(procfs_tree_add(t, &s0, CHAIN(100)), 0);
+    assert_int_equal(procfs_tree_add(t, &s1, CHAIN(101, 100)), 0);
+    assert_int_equal(procfs_tree_add(t, &s3, CHAIN(103, 102, 101, 100)), 0);
+    assert_int_equal(procfs_tree_add(t, &s2, CHAIN(102, 101, 100)), 0);
+    assert_int_equal(procfs_tree_add(t, &s4, CHAIN(104, 103, 102, 101, 100)), 0);
+}
+
+static void test_tree_of_a_five_deep_chain(void **state)
+{
+    (void)state;
+    struct procfs_tree t;
+    build_five_deep(&t);
+    assert_int_equal(t.count, 6);
+    const struct procfs_pidns *ns = t.root;
+    assert_null(ns->parent);
+    for (int level = 0; level <= 5; level++) {
+        assert_int_equal(ns->level, level);
+        assert_true(ns->inode == 100ULL + (unsigned)level);
+        assert_ptr_equal(t.all[0], t.root);
+        assert_int_equal(ns->member_count, 1);
+        assert_int_equal(ns->members[0].pid, 500 + level);
+        /* Its own PID, the last of NSpid: 1 (an init) below the root. */
+        assert_int_equal(ns->members[0].status.nspid[level], level == 0 ? 500 : 1);
+        assert_int_equal(ns->child_count, level < 5 ? 1 : 0);
+        if (level < 5) {
+            assert_ptr_equal(ns->children[0]->parent, ns);
+            ns = ns->children[0];
+        }
+    }
+    const struct procfs_pidns *where;
+    const struct procfs_process *p = procfs_tree_find_process(&t, 503, &where);
+    assert_non_null(p);
+    assert_string_equal(p->status.name, "multi_pidns");
+    assert_int_equal(where->level, 3);
+    assert_ptr_equal(procfs_tree_find_ns(&t, 103), where);
+    assert_null(procfs_tree_find_ns(&t, 999));
+    assert_null(procfs_tree_find_process(&t, 4242, NULL));
+    procfs_tree_free(&t);
+    assert_int_equal(t.count, 0);
+}
+
+static void test_tree_siblings_and_sorted_members(void **state)
+{
+    (void)state;
+    struct procfs_tree t;
+    procfs_tree_init(&t, 1);
+    struct procfs_status a = make_status("a", 'S', 1, 2, 30, 2);
+    struct procfs_status b = make_status("b", 'S', 1, 2, 20, 1);
+    struct procfs_status c = make_status("c", 'S', 1, 2, 40, 1);
+    assert_int_equal(procfs_tree_add(&t, &a, CHAIN(2, 1)), 0);
+    assert_int_equal(procfs_tree_add(&t, &b, CHAIN(2, 1)), 0);
+    assert_int_equal(procfs_tree_add(&t, &c, CHAIN(3, 1)), 0);
+    assert_int_equal(t.root->child_count, 2);
+    assert_int_equal(t.root->member_count, 0);
+    const struct procfs_pidns *two = procfs_tree_find_ns(&t, 2);
+    assert_int_equal(two->member_count, 2);
+    assert_int_equal(two->members[0].pid, 20); /* sorted, not in order of adding */
+    assert_int_equal(two->members[1].pid, 30);
+    assert_int_equal(procfs_tree_find_ns(&t, 3)->level, 1);
+    procfs_tree_free(&t);
+}
+
+static void test_tree_rejects_contradictions_and_stays_unchanged(void **state)
+{
+    (void)state;
+    struct procfs_tree t;
+    procfs_tree_init(&t, 1);
+    struct procfs_status a = make_status("a", 'S', 1, 3, 10, 2, 1);
+    struct procfs_status b = make_status("b", 'S', 1, 3, 11, 2, 1);
+    struct procfs_status c = make_status("c", 'S', 1, 2, 12, 1);
+    assert_int_equal(procfs_tree_add(&t, &a, CHAIN(3, 2, 1)), 0);
+    assert_int_equal(t.count, 3);
+    struct {
+        const struct procfs_status *st;
+        const unsigned long long *chain;
+        size_t len;
+        const char *why;
+    } bad[] = {
+        {&b, CHAIN(4, 2, 9), "chain does not end at the root"},
+        {&b, CHAIN(5, 3, 1), "namespace 3 under a second parent"},
+        {&b, CHAIN(5, 6, 1), "fine up to 6, then 5..."},
+        {&b, CHAIN(2, 2, 1), "an inode twice in a chain"},
+        {&c, CHAIN(7, 8, 1), "NSpid count 2, chain of 3"},
+        {&a, CHAIN(4, 2, 1), "PID 10 added twice"},
+        {&b, (const unsigned long long[]){1}, 0, "empty chain"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (i == 2)
+            continue; /* the valid one, checked below */
+        errno = 0;
+        if (procfs_tree_add(&t, bad[i].st, bad[i].chain, bad[i].len) != -1)
+            fail_msg("accepted: %s", bad[i].why);
+        assert_int_equal(errno, EINVAL);
+        assert_int_equal(t.count, 3);
+    }
+    assert_int_equal(procfs_tree_add(&t, bad[2].st, bad[2].chain, bad[2].len), 0);
+    assert_int_equal(t.count, 5);
+    procfs_tree_free(&t);
+}
+
+static void test_tree_accepts_33_levels_and_old_kernels(void **state)
+{
+    (void)state;
+    struct procfs_tree t;
+    unsigned long long chain[PROCFS_MAX_LEVELS + 1];
+    for (int i = 0; i <= PROCFS_MAX_LEVELS; i++)
+        chain[i] = 1000 - (unsigned)i + PROCFS_MAX_LEVELS;
+    procfs_tree_init(&t, chain[PROCFS_MAX_LEVELS]);
+    struct procfs_status deep = make_status("deep", 'S', 1, 1, 77);
+    /* 34 namespaces are more than the kernel can nest. */
+    assert_int_equal(procfs_tree_add(&t, &deep, chain, PROCFS_MAX_LEVELS + 1), -1);
+    procfs_tree_free(&t);
+    procfs_tree_init(&t, chain[PROCFS_MAX_LEVELS - 1]);
+    /* NSpid count 1 (a kernel without NSpid) with a long chain is accepted. */
+    assert_int_equal(procfs_tree_add(&t, &deep, chain, PROCFS_MAX_LEVELS), 0);
+    assert_int_equal(t.count, PROCFS_MAX_LEVELS);
+    assert_int_equal(t.all[t.count - 1]->level, PROCFS_MAX_LEVELS - 1);
+    char *text = procfs_format_tree(&t);
+    assert_non_null(strstr(text, "level 32, 1 process\n"));
+    free(text);
+    procfs_tree_free(&t);
+}
+
+static void test_format_tree_text(void **state)
+{
+    (void)state;
+    struct procfs_tree t;
+    procfs_tree_init(&t, 4026531836ULL);
+    struct procfs_status top = make_status("pidns_init_slee", 'T', 27090, 1, 27655);
+    struct procfs_status init = make_status("sleep", 'S', 27655, 2, 27656, 1);
+    struct procfs_status zombie = make_status("true", 'Z', 27656, 3, 27658, 2, 1);
+    struct procfs_status other = make_status("sh", 'S', 27090, 2, 27700, 1);
+    assert_int_equal(procfs_tree_add(&t, &zombie, CHAIN(4026532413ULL, 4026532412ULL, 4026531836ULL)), 0);
+    assert_int_equal(procfs_tree_add(&t, &init, CHAIN(4026532412ULL, 4026531836ULL)), 0);
+    assert_int_equal(procfs_tree_add(&t, &top, CHAIN(4026531836ULL)), 0);
+    assert_int_equal(procfs_tree_add(&t, &other, CHAIN(4026532500ULL, 4026531836ULL)), 0);
+    char *text = procfs_format_tree(&t);
+    assert_string_equal(text, "pid:[4026531836] level 0, 1 process\n"
+                              "|-- 27655 pidns_init_slee\n"
+                              "|-- pid:[4026532412] level 1, 1 process\n"
+                              "|   |-- 1 sleep (NSpid: 27656 1)\n"
+                              "|   `-- pid:[4026532413] level 2, 1 process\n"
+                              "|       `-- 1 true (NSpid: 27658 2 1) <defunct>\n"
+                              "`-- pid:[4026532500] level 1, 1 process\n"
+                              "    `-- 1 sh (NSpid: 27700 1)\n");
+    free(text);
+    text = procfs_format_ps(&t);
+    assert_string_equal(text,
+        "    PID    PPID S LEVEL PIDNS              NSPID          NAME\n"
+        "  27655   27090 T     0 pid:[4026531836]   27655          pidns_init_slee\n"
+        "  27656   27655 S     1 pid:[4026532412]   27656 1        sleep\n"
+        "  27658   27656 Z     2 pid:[4026532413]   27658 2 1      true\n"
+        "  27700   27090 S     1 pid:[4026532500]   27700 1        sh\n");
+    free(text);
+    procfs_tree_free(&t);
+}
+
+static void test_format_of_an_empty_tree(void **state)
+{
+    (void)state;
+    struct procfs_tree t;
+    procfs_tree_init(&t, 0);
+    char *text = procfs_format_tree(&t);
+    assert_string_equal(text, "pid:[0] level 0, 0 processes\n");
+    free(text);
+    text = procfs_format_ps(&t);
+    assert_string_equal(text, "    PID    PPID S LEVEL PIDNS              NSPID          NAME\n");
+    free(text);
+    procfs_tree_free(&t);
+    assert_null(procfs_format_tree(&t)); /* a freed tree has no root */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_status_of_root_namespace_process_has_one_pid),
+        cmocka_unit_test(test_status_nested_5_deep_lists_a_pid_per_level),
+        cmocka_unit_test(test_status_32_levels_below_root_is_the_maximum),
+        cmocka_unit_test(test_status_kernel_threads),
+        cmocka_unit_test(test_status_zombie_and_traced_states),
+        cmocka_unit_test(test_status_without_nspid_falls_back_to_pid),
+        cmocka_unit_test(test_status_names_kept_escaped_and_cut),
+        cmocka_unit_test(test_status_malformed_files_are_rejected),
+        cmocka_unit_test(test_read_status_from_a_proc_root),
+        cmocka_unit_test(test_ns_links_parse),
+        cmocka_unit_test(test_ns_links_malformed_are_rejected),
+        cmocka_unit_test(test_read_ns_link_as_readlink_shows_it),
+        cmocka_unit_test(test_ns_links_of_a_process_sorted_and_formatted),
+        cmocka_unit_test(test_list_pids_only_numbers_sorted),
+        cmocka_unit_test(test_mountinfo_lines_unescaped),
+        cmocka_unit_test(test_mountinfo_malformed_lines_rejected),
+        cmocka_unit_test(test_read_mounts_of_a_process),
+        cmocka_unit_test(test_tree_of_a_five_deep_chain),
+        cmocka_unit_test(test_tree_siblings_and_sorted_members),
+        cmocka_unit_test(test_tree_rejects_contradictions_and_stays_unchanged),
+        cmocka_unit_test(test_tree_accepts_33_levels_and_old_kernels),
+        cmocka_unit_test(test_format_tree_text),
+        cmocka_unit_test(test_format_of_an_empty_tree),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
