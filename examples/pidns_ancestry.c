@@ -197,6 +197,7 @@ static void walk_up(int levels)
                : level == 0    ? ", this process's own namespace"
                                : "",
                info);
+        // tag::walk[]
         int parent = ioctl(fd, NS_GET_PARENT);
         if (parent == -1 && errno == ENOTTY) {
             printf("%s: skipped: NS_GET_PARENT needs Linux 4.9\n", prog);
@@ -210,6 +211,7 @@ static void walk_up(int levels)
         }
         close(fd);
         fd = parent;
+        // end::walk[]
     }
     close(fd);
     printf("inside the deepest namespace, NS_GET_PARENT on its own namespace -> %s\n",

@@ -128,6 +128,7 @@ static void on_terminate(int sig)
 
 /* --- init: PID 1 of the new namespace ----------------------------------- */
 
+// tag::handler[]
 /* init's only handler: tells the main program who sent SIGUSR1. */
 static void init_on_usr1(int sig, siginfo_t *info, void *context)
 {
@@ -138,6 +139,7 @@ static void init_on_usr1(int sig, siginfo_t *info, void *context)
     (void)n;
     errno = saved_errno;
 }
+// end::handler[]
 
 static int init_main(void *arg)
 {
@@ -202,10 +204,12 @@ static void joiner_main(pid_t init_pid)
     write_int(reply_pipe[1], WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     if (read_int(go_pipe[0]) != 'f')
         _exit(EXIT_FAILURE);
+    // tag::late-fork[]
     pid_t late = fork(); /* pid_for_children still names the dead namespace */
     if (late == 0)
         _exit(0);
     int fork_errno = late == -1 ? errno : 0;
+    // end::late-fork[]
     if (late > 0)
         waitpid(late, NULL, 0);
     write_int(reply_pipe[1], fork_errno);

@@ -128,6 +128,7 @@ static int level_main(void *arg)
         die("prctl(PR_SET_PDEATHSIG)");
     if (verbose)
         printf("level %2d: getpid() = %ld in its own new namespace\n", level, (long)getpid());
+    // tag::nest[]
     pid_t child = clone_new_namespace(level_main, (void *)(long)(level + 1));
     if (child == -1) {
         struct report report = {.levels = level, .clone_errno = errno};
@@ -136,6 +137,7 @@ static int level_main(void *arg)
             die("write report");
         return 0;
     }
+    // end::nest[]
     int status;
     if (waitpid(child, &status, 0) == -1)
         die("waitpid");

@@ -142,6 +142,7 @@ static int reap_children(pid_t command_pid, int *command_status)
     int done = 0, status;
     pid_t pid;
     char text[128];
+    // tag::reap[]
     while ((pid = waitpid(no_reap ? command_pid : -1, &status, WNOHANG)) > 0) {
         describe_status(status, text, sizeof text);
         if (pid == command_pid) {
@@ -152,6 +153,7 @@ static int reap_children(pid_t command_pid, int *command_status)
             say("reaped PID %ld, an orphan: %s", (long)pid, text);
         }
     }
+    // end::reap[]
     if (pid == -1 && errno != ECHILD)
         die("waitpid");
     return done;
@@ -183,6 +185,7 @@ static int init_main(void *arg)
     sigset_t set;
     wait_set(&set);
     int command_status = 0;
+    // tag::loop[]
     for (;;) {
         siginfo_t info;
         int sig = sigwaitinfo(&set, &info);
@@ -199,6 +202,7 @@ static int init_main(void *arg)
                 die("kill");
         }
     }
+    // end::loop[]
     if (no_reap)
         count_zombies();
     fflush(NULL);

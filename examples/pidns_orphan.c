@@ -94,6 +94,7 @@ static void orphan_main(const char *label, int ready_fd, pid_t subreaper)
     sigaddset(&usr1, SIGUSR1);
     if (sigprocmask(SIG_BLOCK, &usr1, NULL) == -1)
         die("sigprocmask");
+    // tag::pdeathsig[]
     /* Signal me when my parent dies; the re-parenting is done by then. */
     if (prctl(PR_SET_PDEATHSIG, SIGUSR1) == -1)
         die("prctl(PR_SET_PDEATHSIG)");
@@ -103,6 +104,7 @@ static void orphan_main(const char *label, int ready_fd, pid_t subreaper)
     if (sigwaitinfo(&usr1, NULL) == -1)
         die("sigwaitinfo");
     pid_t adopter = getppid();
+    // end::pdeathsig[]
     printf("%-14s orphan PID %ld: parent PID %ld died; new parent PID %ld\n", label,
            (long)getpid(), (long)parent, (long)adopter);
     if (adopter == 1)
@@ -169,6 +171,7 @@ static int init_main(void *arg)
 
     pid_t subreaper = fork_or_die();
     if (subreaper == 0) {
+        // tag::subreaper[]
         /* From now on, orphans below this process come to it, not to init. */
         if (prctl(PR_SET_CHILD_SUBREAPER, 1) == -1 && errno == EINVAL) {
             printf("%s: skipped: the subreaper needs Linux 3.4\n", prog);
@@ -177,6 +180,7 @@ static int init_main(void *arg)
         }
         if (prctl(PR_SET_CHILD_SUBREAPER, 1) == -1)
             die("prctl(PR_SET_CHILD_SUBREAPER)");
+            // end::subreaper[]
         printf("%-14s PID %ld made itself a child subreaper\n", "[subreaper]", (long)getpid());
         make_orphan("[subreaper]", getpid());
         fflush(NULL);

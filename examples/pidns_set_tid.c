@@ -91,6 +91,7 @@ __attribute__((noreturn)) static void skip(const char *why)
 
 /* clone3() like fork() (no new stack), with optional chosen PIDs. Returns
  * the child's PID in the parent, 0 in the child, -1 with errno. */
+// tag::clone3[]
 static pid_t clone3_pids(uint64_t flags, const pid_t *set_tid, size_t count)
 {
     struct clone_args_v1 args = {
@@ -105,6 +106,7 @@ static pid_t clone3_pids(uint64_t flags, const pid_t *set_tid, size_t count)
         in_child = 1;
     return pid;
 }
+// end::clone3[]
 
 /* The namespace's ns_last_pid, -1 (errno set) if it cannot be read. */
 static long read_ns_last_pid(void)

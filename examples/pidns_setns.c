@@ -205,12 +205,14 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "/proc/%ld/ns/pid", (long)target);
     printf("target PID %ld: ns/pid = %s\n", (long)target, ns_link(path, link, sizeof link));
     printf("this process: ns/pid = %s\n", ns_link("/proc/self/ns/pid", link, sizeof link));
+    // tag::join[]
     join_or_explain(pid_fd, CLONE_NEWPID, "setns(CLONE_NEWPID)");
     close(pid_fd);
     printf("after setns(): ns/pid = %s (this process did not move)\n",
            ns_link("/proc/self/ns/pid", link, sizeof link));
     printf("               ns/pid_for_children = %s (where children go)\n",
            ns_link("/proc/self/ns/pid_for_children", link, sizeof link));
+           // end::join[]
 
     sigset_t set;
     sigemptyset(&set);

@@ -214,6 +214,7 @@ static void launch_child(char **command)
     sigemptyset(&none);
     if (sigprocmask(SIG_SETMASK, &none, NULL) == -1)
         die("sigprocmask");
+    // tag::launch[]
     if (unshare(CLONE_NEWNS) == -1)
         die("unshare(CLONE_NEWNS)");
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
@@ -221,6 +222,7 @@ static void launch_child(char **command)
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
         die("mount proc at /proc");
     execvp(command[0], command);
+    // end::launch[]
     int err = errno;
     fprintf(stderr, "%s: cannot run %s: %s\n", prog, command[0], strerror(err));
     _exit(err == ENOENT ? 127 : 126);
