@@ -102,7 +102,9 @@ fi
 if ls lessons/[0-9]*.adoc >/dev/null 2>&1; then
     bad=""
     for f in lessons/[0-9]*.adoc; do
-        title=$(sed -n 's/^= *//p' "$f" | head -n 1 | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g')
+        # The title as asciidoctor writes it in HTML (entities, typographic apostrophe).
+        title=$(sed -n 's/^= *//p' "$f" | head -n 1 |
+            sed "s/&/\\&amp;/g; s/</\\&lt;/g; s/>/\\&gt;/g; s/'/\\&#8217;/g")
         grep -qF -- "$title" "$BUILD/docs/handbook.html" || bad="$bad $f('$title')"
         [ -f "$BUILD/docs/lessons/$(basename "$f" .adoc).html" ] || bad="$bad $f(no page)"
     done
