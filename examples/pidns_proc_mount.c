@@ -246,6 +246,7 @@ struct childArgs {
 /* Gives the child, now PID 1 of the new PID namespace, a procfs at /proc. */
 static void mountOwnProc(const struct childArgs *args)
 {
+    // tag::own-proc[]
     if (args->chrootDir == NULL) {
         /* We are in a copy of the parent's mount namespace, and copies of
          * shared mounts stay peers of the originals: without this, our
@@ -267,6 +268,7 @@ static void mountOwnProc(const struct childArgs *args)
     /* A procfs shows the PID namespace of the process that mounts it. */
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
         errExitChild("mount procfs at /proc");
+    // end::own-proc[]
     if (args->chrootDir == NULL)
         printf("Mounted procfs at /proc in a new mount namespace (yours is untouched)\n");
     else
@@ -378,6 +380,7 @@ int main(int argc, char *argv[])
     args.goFd = goPipe[0];
     args.goWriteFd = goPipe[1];
 
+    // tag::flags[]
     int flags = CLONE_NEWPID | SIGCHLD | (args.chrootDir == NULL ? CLONE_NEWNS : 0);
     char *stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
@@ -385,6 +388,7 @@ int main(int argc, char *argv[])
         errExit("mmap child stack");
     fflush(stdout);
     childPid = clone(childFunc, stack + STACK_SIZE, flags, &args);
+    // end::flags[]
     int cloneErrno = errno;
     munmap(stack, STACK_SIZE); /* the child has its own copy */
     close(goPipe[0]);

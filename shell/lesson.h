@@ -45,6 +45,9 @@ struct lesson_block {
     /* RUN: 1 when the command keeps running (an example ending in sleep) and
      * is expected to go to the background. */
     int background;
+    /* EXPECT: 1 when the pattern's lines may appear in any order (written
+     * [.expect.unordered]: for programs whose processes print concurrently). */
+    int unordered;
     /* PREDICT: the answer the learner should give (compared normalized). */
     char *answer;
     /* EXERCISE: the check (a shell command run in the lab with LC_ALL=C;
@@ -93,10 +96,16 @@ int lesson_load_dir(const char *dir, struct lesson **lessons, size_t *count, cha
 void lesson_free_all(struct lesson *lessons, size_t count);
 
 /* Compares a command's output with an EXPECT pattern: whole lines, with
- * trailing spaces and runs of blanks folded; in the pattern, {N} matches a
+ * leading and trailing blanks ignored and runs of blanks folded (so that
+ * right-aligned columns of varying width match), trailing empty lines ignored; in the pattern, {N} matches a
  * number, {*} any text within a line, and a line "..." any number of lines.
  * Returns 1 on a match, 0 otherwise. */
 int lesson_output_matches(const char *pattern, const char *output);
+
+/* Compares output with an EXPECT block: lesson_output_matches, or for an
+ * unordered block, every pattern line matches a different output line (any
+ * order) and, unless the pattern has a "..." line, no output line is left. */
+int lesson_block_output_matches(const struct lesson_block *expect, const char *output);
 
 /* Compares a learner's prediction with the expected answer: case, surrounding
  * blanks and runs of blanks ignored. Returns 1 on a match. */

@@ -1,0 +1,171 @@
+/* lesson_include.c: the code a lesson shows comes from the example files.
+ *
+ * A lesson writes include::../examples/x.c[tag=clone]; the example marks the
+ * region with comment lines holding tag::clone[] and end::clone[]. We resolve
+ * it exactly as asciidoctor does (lines holding any tag directive are left
+ * out), so the terminal and the HTML handbook show the same lines, and a
+ * missing file or tag is an error at load time, not a gap in a lesson.
+ */
+#include "lesson_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int lesson_read_text_file(const char *path, char **text, char *why, size_t whylen)
+{
+    FILE *f = fopen(path, "r");
+    *text = NULL;
+    if (!f) {
+        snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    char *buf = malloc(LESSON_MAX_FILE_BYTES + 1);
+    size_t n = buf ? fread(buf, 1, LESSON_MAX_FILE_BYTES + 1, f) : 0;
+    int failed = !buf || ferror(f);
+    fclose(f);
+    if (failed || n > LESSON_MAX_FILE_BYTES || memchr(buf, '\0', n)) {
+        snprintf(why, whylen, "%s: %s", path,
+                 !buf                        ? "out of memory"
+                 : failed                    ? "read error"
+                 : n > LESSON_MAX_FILE_BYTES ? "larger than 1 MiB, not a text file?"
+                                             : "contains a NUL byte, not a text file");
+        free(buf);
+        return -1;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    return 0;
+}
+
+/* Does this line hold the directive KIND::TAG[] (followed by the end of the
+ * line or a blank, as asciidoctor requires)? */
+static int include_line_has(const char *line, size_t len, const char *kind, const char *tag)
+{
+    char needle[160];
+    int n = snprintf(needle, sizeof(needle), "%s::%s[]", kind, tag);
+    if (n < 0 || (size_t)n >= sizeof(needle))
+        return 0;
+    for (const char *p = line; p + n <= line + len; p++) {
+        p = memmem(p, (size_t)(line + len - p), needle, (size_t)n);
+        if (!p)
+            return 0;
+        const char *after = p + n;
+        if (after == line + len || *after == ' ' || *after == '\r' || *after == '\t')
+            return 1;
+    }
+    return 0;
+}
+
+/* Any tag directive at all (nested regions' markers are dropped too). */
+static int include_line_is_directive(const char *line, size_t len)
+{
+    const char *p = memmem(line, len, "tag::", 5);
+    if (!p)
+        p = memmem(line, len, "end::", 5);
+    return p && memchr(p, '[', (size_t)(line + len - p)) &&
+           memmem(p, (size_t)(line + len - p), "[]", 2);
+}
+
+struct include_scan {
+    int open_line; /* 1-based line of tag::, 0 = not seen */
+    int first_line;
+    int closed;
+    char *code;
+    size_t len;
+};
+
+static int include_append(struct include_scan *s, const char *line, size_t len)
+{
+    char *bigger = realloc(s->code, s->len + len + 2);
+    if (!bigger)
+        return -1;
+    s->code = bigger;
+    memcpy(s->code + s->len, line, len);
+    s->len += len;
+    s->code[s->len++] = '\n';
+    s->code[s->len] = '\0';
+    return 0;
+}
+
+static int include_scan_text(const char *text, const char *tag, struct include_scan *s, char *why,
+                             size_t whylen)
+{
+    int lineno = 0;
+    for (const char *line = text; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        lineno++;
+        if (include_line_has(line, len, "tag", tag)) {
+            if (s->open_line) {
+                snprintf(why, whylen, "tag '%s' opens twice (lines %d and %d)", tag, s->open_line,
+                         lineno);
+                return -1;
+            }
+            s->open_line = lineno;
+        } else if (s->open_line && !s->closed && include_line_has(line, len, "end", tag)) {
+            s->closed = 1;
+        } else if (s->open_line && !s->closed && !include_line_is_directive(line, len)) {
+            if (!s->first_line)
+                s->first_line = lineno;
+            if (include_append(s, line, len) == -1) {
+                snprintf(why, whylen, "out of memory");
+                return -1;
+            }
+        }
+        line = nl ? nl + 1 : line + len;
+    }
+    return 0;
+}
+
+int lesson_include_region(const char *base_dir, const char *target, const char *tag, char **code,
+                          int *first_line, char *why, size_t whylen)
+{
+    char path[4096];
+    char *text = NULL;
+    struct include_scan s = {0};
+    *code = NULL;
+    if (snprintf(path, sizeof(path), "%s/%s", base_dir, target) >= (int)sizeof(path)) {
+        snprintf(why, whylen, "include path too long");
+        return -1;
+    }
+    if (lesson_read_text_file(path, &text, why, whylen) == -1)
+        return -1;
+    int rc = include_scan_text(text, tag, &s, why, whylen);
+    if (rc == 0 && !s.open_line) {
+        snprintf(why, whylen,
+                 "tag '%s' not found in %s (mark the region with tag::%s[] and end::%s[])", tag,
+                 target, tag, tag);
+        rc = -1;
+    } else if (rc == 0 && !s.closed) {
+        snprintf(why, whylen, "tag '%s' opened at %s:%d is never closed with end::%s[]", tag,
+                 target, s.open_line, tag);
+        rc = -1;
+    } else if (rc == 0 && !s.code) {
+        snprintf(why, whylen, "tag '%s' in %s marks an empty region", tag, target);
+        rc = -1;
+    }
+    free(text);
+    if (rc == -1) {
+        free(s.code);
+        return -1;
+    }
+    *code = s.code;
+    *first_line = s.first_line;
+    return 0;
+}
+
+char *lesson_display_path(const char *base_dir, const char *target)
+{
+    if (strncmp(target, "../", 3) == 0)
+        return strdup(target + 3);
+    const char *slash = strrchr(base_dir, '/');
+    const char *dir = slash ? slash + 1 : base_dir;
+    if (*dir == '\0' || strcmp(dir, ".") == 0)
+        return strdup(target);
+    char *out = malloc(strlen(dir) + strlen(target) + 2);
+    if (out)
+        sprintf(out, "%s/%s", dir, target);
+    return out;
+}

@@ -1,0 +1,82 @@
+/* main.c: pidns-tutor, the guided shell of the PID namespace tutorial:
+ * options, set up, run. Everything else lives in session.c and below.
+ */
+#include "doctor.h"
+#include "lab.h"
+#include "session.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { OPT_NO_COLOR = CHAR_MAX + 1, OPT_DOCTOR, OPT_LESSONS, OPT_AUTO, OPT_USERNS };
+
+static void usage(void)
+{
+    printf("Usage: pidns-tutor [OPTIONS]\n"
+           "An interactive tutorial on Linux PID namespaces: lessons that run real programs\n"
+           "in a private lab on your own kernel, and leave nothing behind.\n\n"
+           "Options:\n"
+           "  --auto LESSON|all   run lessons unattended (every step and check); exit status\n"
+           "                      non-zero if any failed\n"
+           "  --lessons DIR       read the lessons from DIR\n"
+           "  --doctor            check what this machine offers, and how to fix what is missing\n"
+           "  --no-color          no colour (also when NO_COLOR is set)\n"
+           "  --user-namespace    take the unprivileged route even as root\n"
+           "  -h, --help          this help\n"
+           "  -V, --version       the version\n\n"
+           "With standard input not a terminal, commands are read one a line (no prompt);\n"
+           "the exit status is non-zero if any failed. Inside, type `help`.\n");
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"auto", required_argument, NULL, OPT_AUTO},
+        {"lessons", required_argument, NULL, OPT_LESSONS},
+        {"doctor", no_argument, NULL, OPT_DOCTOR},
+        {"no-color", no_argument, NULL, OPT_NO_COLOR},
+        {"no-colour", no_argument, NULL, OPT_NO_COLOR},
+        {"user-namespace", no_argument, NULL, OPT_USERNS},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    struct session_options o = {0};
+    struct shell sh = {.program = "pidns-tutor", .lesson_index = -1};
+    int doctor = 0, c;
+
+    while ((c = getopt_long(argc, argv, "+hV", options, NULL)) != -1) {
+        switch (c) {
+        case OPT_AUTO: o.auto_lessons = optarg; break;
+        case OPT_LESSONS: o.lessons_dir = optarg; break;
+        case OPT_DOCTOR: doctor = 1; break;
+        case OPT_NO_COLOR: o.no_colour = 1; break;
+        case OPT_USERNS: o.user_namespace = 1; break;
+        case 'h': usage(); return 0;
+        case 'V': printf("pidns-tutor %s\n", PIDNS_TUTOR_VERSION); return 0;
+        default:
+            fprintf(stderr, "Try 'pidns-tutor --help' for more information.\n");
+            return 1;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "pidns-tutor: unexpected argument '%s'\n"
+                        "Try 'pidns-tutor --help' for more information.\n", argv[optind]);
+        return 1;
+    }
+    if (doctor) {
+        struct lab_config config = {NULL, o.user_namespace, 0};
+        return doctor_run(stdout, &config);
+    }
+    if (session_open(&sh, &o) == -1) {
+        session_close(&sh);
+        return 1;
+    }
+    int status = session_run(&sh, &o);
+    int changed = session_close(&sh);
+    return status != 0 || changed ? 1 : 0;
+}

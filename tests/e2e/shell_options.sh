@@ -1,0 +1,59 @@
+#!/bin/sh
+# The command line: --help, --version, bad options, --doctor, --lessons
+# (missing directory, malformed lesson), colour on a terminal and never
+# with --no-color or NO_COLOR.
+. tests/e2e/lib/common
+out=$scratch/out
+err=$scratch/err
+
+"$TUTOR" --help >"$out" 2>&1
+check "--help: exit 0 and usage" sh -c "[ $? -eq 0 ] && grep -q '^Usage: pidns-tutor' '$out'"
+"$TUTOR" --version >"$out" 2>&1
+check "--version" grep -qE '^pidns-tutor [0-9]+\.[0-9]+\.[0-9]+$' "$out"
+"$TUTOR" --bogus >"$out" 2>&1
+check "an unknown option: exit 1, points to --help" sh -c "[ $? -eq 1 ] && grep -q \"Try 'pidns-tutor --help'\" '$out'"
+"$TUTOR" extra >"$out" 2>&1
+check "an unexpected argument: exit 1" [ $? -eq 1 ]
+
+"$TUTOR" --doctor >"$out" 2>&1
+rc=$?
+check "--doctor: exit 0 on this machine (was $rc)" [ $rc -eq 0 ]
+check "--doctor: names the kernel" grep -q "^ok    kernel $(uname -r)" "$out"
+check "--doctor: user namespaces sysctl" grep -q "user.max_user_namespaces = " "$out"
+check "--doctor: the route the lessons take" grep -q "route: " "$out"
+
+echo where | "$TUTOR" --lessons "$scratch/none" >"$out" 2>"$err"
+check "--lessons DIR missing: a warning, the shell still works" sh -c "[ $? -eq 0 ] && grep -q 'no lessons at' '$err'"
+echo where | "$TUTOR" --lessons "$FIX/malformed" >"$out" 2>"$err"
+rc=$?
+check "--lessons with a malformed lesson: exit 1 (was $rc)" [ $rc -eq 1 ]
+check "--lessons with a malformed lesson: FILE:LINE" grep -q "malformed/01-broken.adoc:5: " "$err"
+
+unset NO_COLOR
+drive colour <<'X'
+expect pidns-tutor> 
+send help\r
+expect Commands
+send quit\r
+exit 0
+X
+check "colour on a terminal" grep -q "$(printf '\033')\[[0-9;]*m" "$scratch/colour.out"
+drive nocolour --no-color <<'X'
+expect pidns-tutor> 
+send help\r
+expect Commands
+send quit\r
+exit 0
+X
+check "no colour with --no-color" sh -c "! grep -q \"$(printf '\033')\[[0-9;]*[0-9]m\" '$scratch/nocolour.out'"
+export NO_COLOR=1
+drive nocolour2 <<'X'
+expect pidns-tutor> 
+send help\r
+expect Commands
+send quit\r
+exit 0
+X
+check "no colour with NO_COLOR" sh -c "! grep -q \"$(printf '\033')\[[0-9;]*[0-9]m\" '$scratch/nocolour2.out'"
+
+finish

@@ -1,0 +1,132 @@
+#!/bin/sh
+# The guided shell driven through a pseudo-terminal as a learner would:
+# tab completion, an unknown command, a whole small lesson (prediction,
+# live output, exercise with check and hints, quiz), Ctrl-C at the prompt
+# and during a running step, Ctrl-D with cleanup and the verdict.
+. tests/e2e/lib/common
+
+drive completion --lessons "$FIX/lessons" <<'X'
+expect pidns-tutor> 
+send les\t
+expect lesson
+send \x15wh\t\r
+expect No lesson started
+send lesson ti\t\r
+expect Lesson 1, step 1 of 2
+expect your prediction> 
+send \x03
+expect Step stopped
+expect pidns-tutor (1:1/2)> 
+send run pidns_in\t
+expect pidns_init_sleep
+send \x15source pidns_init_sl\t
+expect source pidns_init_sleep
+send \x7f:cl\t
+expect :clone
+send \x15sh ls -d /pro\t
+expect /proc/
+send \x15quit\r
+expect host unchanged
+exit 0
+X
+check "Tab completes commands, lesson names and example names" [ $? -eq 0 ]
+
+drive unknown <<'X'
+expect pidns-tutor> 
+send lesons\r
+expect unknown command 'lesons': did you mean 'lessons'?
+send ns\r
+expect usage: ns PID
+send where\r
+expect No lesson started
+send quit\r
+exit 0
+X
+check "an unknown command names the closest; bad arguments get the usage" [ $? -eq 0 ]
+
+drive lesson --lessons "$FIX/lessons" <<'X'
+expect pidns-tutor> 
+send lesson 1\r
+expect Predict: What does the command print?
+expect your prediction> 
+send HELLO\r
+expect Right.
+expect # echo hello
+expect hello
+expect (1:1/2)> 
+send \r
+expect Lesson 1, step 2 of 2: An exercise
+expect Exercise: Make the directory /proc9
+expect your answer (number)> 
+send 1\r
+expect No: the lab's root is private.
+send 2\r
+expect Answer 2 is right.
+expect (1:2/2)> 
+send check\r
+expect Not yet.
+send hint\r
+expect There is no /proc9 yet
+send sh mkdir /proc9\r
+expect (1:2/2)> 
+send check\r
+expect Passed
+expect mkdir -p /proc9
+send where\r
+expect step 2 of 2
+send \r
+expect Lesson 1 finished
+expect (1:done)> 
+send lessons\r
+expect [done]
+send quit\r
+expect host unchanged
+exit 0
+X
+check "a whole small lesson: predict, run, expect, exercise, hint, check, quiz" [ $? -eq 0 ]
+check "the exercise's /proc9 never reached the host" nothing_left "sleep 4242"
+
+drive ctrl_c --lessons "$FIX/slow" <<'X'
+expect pidns-tutor> 
+send half a line\x03
+expect ^C
+send where\r
+expect No lesson started
+send sh sleep 4242\r
+sleep 800
+send \x03
+expect pidns-tutor> 
+send sh echo still alive\r
+expect still alive
+send lesson 1\r
+expect # sleep 4243
+sleep 800
+send \x03
+expect Step stopped
+expect pidns-tutor (1:1/2)> 
+send \r
+expect after the slow step
+send quit\r
+expect host unchanged
+exit 0
+X
+check "Ctrl-C cancels the line, the running command and the step; the shell survives" [ $? -eq 0 ]
+check "nothing stopped by Ctrl-C is left running" nothing_left "sleep 424[23]"
+
+drive ctrl_d --lessons "$FIX/lessons" <<'X'
+expect pidns-tutor> 
+send lesson 2\r
+expect # sleep 30
+expect background
+expect pidns-tutor (2:1/2)> 
+send sh mkdir /proc3\r
+expect # mkdir /proc3
+expect pidns-tutor (2:1/2)> 
+send \x04
+expect host unchanged
+exit 0
+X
+check "Ctrl-D cleans up (background job, /proc3) and gives the verdict" [ $? -eq 0 ]
+check "after Ctrl-D nothing is left" nothing_left "sleep 30"
+
+finish

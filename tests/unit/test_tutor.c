@@ -1,0 +1,215 @@
+/* test_tutor.c: the guided flow of a step without a lab: explanation, code
+ * with the example's line numbers, "predict, then run", exercises and quiz
+ * questions (answered by a scripted learner, or automatically), the prompt,
+ * finding lessons, and the notes that relate PIDs and pid:[...] links.
+ */
+#include "testlib.h"
+#include "annotate.h"
+#include "lesson.h"
+#include "procfs.h"
+#include "tutor.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct fixture {
+    struct shell sh;
+    char *out;
+    size_t out_len;
+    const char *answers[8]; /* what the scripted learner types, in order */
+    size_t next_answer;
+};
+
+static struct fixture *current;
+
+static char *scripted_ask(struct shell *sh, const char *prompt)
+{
+    (void)sh;
+    fprintf(current->sh.render.out, "%s", prompt);
+    const char *a = current->answers[current->next_answer];
+    if (a == NULL)
+        return NULL;
+    current->next_answer++;
+    return strdup(a);
+}
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    char err[512];
+
+    f->sh.program = "pidns-tutor";
+    f->sh.lesson_index = -1;
+    f->sh.render.out = open_memstream(&f->out, &f->out_len);
+    f->sh.render.width = 200;
+    f->sh.ask = scripted_ask;
+    f->sh.progress.writable = 0;
+    if (lesson_load_dir("tests/fixtures/shell/lessons", &f->sh.lessons, &f->sh.lesson_count, err,
+                        sizeof err) == -1) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    current = f;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    fclose(f->sh.render.out);
+    free(f->out);
+    lesson_free_all(f->sh.lessons, f->sh.lesson_count);
+    progress_close(&f->sh.progress);
+    free(f);
+    return 0;
+}
+
+static const char *output(struct fixture *f)
+{
+    fflush(f->sh.render.out);
+    return f->out;
+}
+
+static void test_prompt_shows_lesson_and_step(void **state)
+{
+    struct fixture *f = *state;
+    char prompt[64];
+    tutor_prompt(&f->sh, prompt, sizeof prompt);
+    assert_string_equal(prompt, "pidns-tutor> ");
+    tutor_enter(&f->sh, 0, 1);
+    tutor_prompt(&f->sh, prompt, sizeof prompt);
+    assert_string_equal(prompt, "pidns-tutor (1:2/2)> ");
+    f->sh.lesson_finished = 1;
+    tutor_prompt(&f->sh, prompt, sizeof prompt);
+    assert_string_equal(prompt, "pidns-tutor (1:done)> ");
+    f->sh.lesson_index = -1;
+}
+
+static void test_lessons_are_found_by_number_id_name_or_prefix(void **state)
+{
+    struct fixture *f = *state;
+    assert_int_equal(tutor_find_lesson(&f->sh, "1"), 0);
+    assert_int_equal(tutor_find_lesson(&f->sh, "2"), 1);
+    assert_int_equal(tutor_find_lesson(&f->sh, "01-tiny"), 0);
+    assert_int_equal(tutor_find_lesson(&f->sh, "tiny"), 0);
+    assert_int_equal(tutor_find_lesson(&f->sh, "sec"), 1);
+    assert_int_equal(tutor_find_lesson(&f->sh, "0"), -1); /* "01-tiny", "02-second": ambiguous */
+    assert_int_equal(tutor_find_lesson(&f->sh, "9"), -1);
+    assert_int_equal(tutor_find_lesson(&f->sh, ""), -1);
+}
+
+static void test_step_shows_text_code_prediction_and_command_in_order(void **state)
+{
+    struct fixture *f = *state;
+    f->sh.interactive = 1;
+    f->answers[0] = "  HELLO ";
+    f->answers[1] = NULL;
+    f->next_answer = 0;
+    tutor_enter(&f->sh, 0, 0);
+    /* No lab here: the command cannot run, so the step reports a failure. */
+    assert_int_equal(tutor_show_step(&f->sh), SHELL_ERROR);
+    const char *out = output(f);
+    const char *heading = strstr(out, "Lesson 1, step 1 of 2: Looking around");
+    const char *text = strstr(out, "The lab is a private place");
+    const char *code = strstr(out, "puts(\"hello\");");
+    const char *predict = strstr(out, "Predict: What does the command print?");
+    const char *right = strstr(out, "Right.");
+    const char *command = strstr(out, "echo hello");
+    assert_true(heading && text && code && predict && right && command);
+    assert_true(heading < text && text < code && code < predict && predict < right &&
+                right < command);
+    /* The code keeps the line number puts() has in hello.c: 7. */
+    const char *line = code;
+    while (line > out && line[-1] != '\n')
+        line--;
+    assert_non_null(memmem(line, (size_t)(code - line), "7", 1));
+}
+
+static void test_quiz_explains_a_wrong_answer_then_accepts_the_right_one(void **state)
+{
+    struct fixture *f = *state;
+    size_t before = f->out_len;
+    f->sh.interactive = 1;
+    f->answers[0] = "7";
+    f->answers[1] = "1";
+    f->answers[2] = "2";
+    f->answers[3] = NULL;
+    f->next_answer = 0;
+    tutor_enter(&f->sh, 0, 1);
+    assert_int_equal(tutor_show_step(&f->sh), SHELL_OK);
+    const char *out = output(f) + before;
+    assert_non_null(strstr(out, "Exercise: Make the directory /proc9"));
+    assert_non_null(strstr(out, "then type `check`"));
+    assert_non_null(strstr(out, "Type a number from 1 to 2"));
+    const char *wrong = strstr(out, "Not 1.");
+    const char *why = strstr(out, "No: the lab's root is private.");
+    const char *right = strstr(out, "Answer 2 is right.");
+    assert_true(wrong && why && right && wrong < why && why < right);
+    assert_int_equal(f->next_answer, 3);
+    assert_non_null(tutor_current_exercise(&f->sh));
+}
+
+static void test_auto_mode_answers_itself(void **state)
+{
+    struct fixture *f = *state;
+    size_t before = f->out_len;
+    f->sh.auto_mode = 1;
+    f->answers[0] = NULL;
+    f->next_answer = 0;
+    tutor_enter(&f->sh, 0, 1);
+    assert_int_equal(tutor_show_step(&f->sh), SHELL_OK);
+    const char *out = output(f) + before;
+    assert_non_null(strstr(out, "Answer 2 is right."));
+    assert_non_null(strstr(out, "Right: it vanishes with the lab."));
+    assert_int_equal(f->next_answer, 0); /* nobody was asked */
+    f->sh.auto_mode = 0;
+}
+
+/* A tree by hand: the lab's namespace with one child namespace holding an
+ * init whose PID is 27656 as the lab sees it and 1 in its own. */
+static void test_notes_relate_pids_and_namespace_links(void **state)
+{
+    (void)state;
+    struct procfs_process lab_procs[1] = {{1, {.name = "keeper", .pid = 1, .nspid_count = 1}}};
+    struct procfs_process child_procs[1] = {
+        {27656, {.name = "pidns_init_sle", .pid = 27656, .nspid_count = 2, .nspid = {27656, 1}}}};
+    struct procfs_pidns root = {.inode = 4026531836ULL, .level = 0, .members = lab_procs,
+                                .member_count = 1};
+    struct procfs_pidns child = {.inode = 4026532412ULL, .level = 1, .parent = &root,
+                                 .members = child_procs, .member_count = 1};
+    struct procfs_pidns *children[] = {&child}, *all[] = {&root, &child};
+    root.children = children;
+    root.child_count = 1;
+    struct procfs_tree tree = {&root, all, 2};
+
+    char *notes = annotate_output("PID returned by clone(): 27656\n"
+                                  "pid:[4026532412]\npid:[4026531836]\n", &tree, 5);
+    assert_non_null(strstr(notes, "pidns_init_sle has 2 PIDs"));
+    assert_non_null(strstr(notes, "27656 in your namespace"));
+    assert_non_null(strstr(notes, "1 in its own (level 1)"));
+    assert_non_null(strstr(notes, "pid:[4026532412] is a PID namespace 1 level below"));
+    assert_non_null(strstr(notes, "its init is pidns_init_sle"));
+    assert_non_null(strstr(notes, "pid:[4026531836] is the lab's own PID namespace"));
+    free(notes);
+    notes = annotate_output("PID 276560 and 127656 are other numbers\n", &tree, 5);
+    assert_string_equal(notes, ""); /* whole numbers only */
+    free(notes);
+    notes = annotate_output("27656 pid:[4026532412] pid:[4026531836]", &tree, 1);
+    assert_int_equal(strchr(notes, '\n') - notes + 1, (long)strlen(notes)); /* at most 1 */
+    free(notes);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_prompt_shows_lesson_and_step),
+        cmocka_unit_test(test_lessons_are_found_by_number_id_name_or_prefix),
+        cmocka_unit_test(test_step_shows_text_code_prediction_and_command_in_order),
+        cmocka_unit_test(test_quiz_explains_a_wrong_answer_then_accepts_the_right_one),
+        cmocka_unit_test(test_auto_mode_answers_itself),
+        cmocka_unit_test(test_notes_relate_pids_and_namespace_links),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
