@@ -74,8 +74,8 @@ static void test_each_lesson_has_every_kind_of_step(void **state)
         static const struct {
             enum lesson_block_type type;
             const char *name;
-        } wanted[] = {{LESSON_TEXT, "explanation"}, {LESSON_RUN, "[.run]"},
-                      {LESSON_EXPECT, "[.expect]"}, {LESSON_PREDICT, "[.predict]"},
+        } wanted[] = {{LESSON_TEXT, "explanation"},     {LESSON_RUN, "[.run]"},
+                      {LESSON_EXPECT, "[.expect]"},     {LESSON_PREDICT, "[.predict]"},
                       {LESSON_EXERCISE, "[.exercise]"}, {LESSON_QUIZ, "[.quiz]"}};
         for (size_t w = 0; w < sizeof(wanted) / sizeof(*wanted); w++)
             if (count_blocks(l, wanted[w].type) == 0) {
