@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,13 @@ static char *read_interactive(const char *prompt, int cancel_returns)
     if (shell_interrupted && cancel_returns)
         return NULL; /* the step is being stopped: ask nothing more */
     shell_interrupted = 0;
+    /* SIGINT is blocked except inside ppoll(), so a Ctrl-C arriving between
+     * the check of the flag and the wait still ends the wait. */
+    sigset_t block, wait_mask;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigprocmask(SIG_BLOCK, &block, &wait_mask);
+    sigdelset(&wait_mask, SIGINT);
     rl_callback_handler_install(prompt, on_line);
     while (!got_done) {
         struct pollfd fds[17] = {{STDIN_FILENO, POLLIN, 0}};
@@ -117,8 +125,8 @@ static char *read_interactive(const char *prompt, int cancel_returns)
         size_t n = config.watch != NULL ? config.watch(config.context, watched, 16) : 0;
         for (size_t i = 0; i < n; i++)
             fds[i + 1] = (struct pollfd){watched[i], POLLIN, 0};
-        int ready = poll(fds, n + 1, -1);
-        if (ready == -1 && errno == EINTR) {
+        int ready = shell_interrupted ? -1 : ppoll(fds, n + 1, NULL, &wait_mask);
+        if (ready == -1 && (errno == EINTR || shell_interrupted)) {
             if (shell_interrupted && cancel_returns) {
                 rl_replace_line("", 0);
                 fputs("^C\n", rl_outstream);
@@ -136,6 +144,7 @@ static char *read_interactive(const char *prompt, int cancel_returns)
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR))
             rl_callback_read_char();
     }
+    sigprocmask(SIG_UNBLOCK, &block, NULL);
     if (!got_done) {
         rl_callback_handler_remove();
         return NULL;
