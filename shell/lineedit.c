@@ -25,6 +25,18 @@ static char *got_line;
 static int got_done;
 static int history_added;
 
+/* Appends the newest line to the history file at once, so a session that
+ * ends by a signal (the terminal closed) keeps its history too. */
+static void save_line(void)
+{
+    if (config.history_path == NULL)
+        return;
+    int rc = access(config.history_path, F_OK) == 0 ? append_history(1, config.history_path)
+                                                     : write_history(config.history_path);
+    if (rc == 0 && history_added++ == 0 && config.saved != NULL)
+        config.saved(config.context, config.history_path); /* owner, once */
+}
+
 static char *next_match(const char *text, int state)
 {
     static size_t i;
@@ -191,7 +203,7 @@ char *lineedit_read(const char *prompt, size_t *len, int history)
         HIST_ENTRY *last = history_get(history_base + history_length - 1);
         if (last == NULL || strcmp(last->line, line) != 0) {
             add_history(line);
-            history_added++;
+            save_line();
         }
     }
     return line;
@@ -202,16 +214,8 @@ void lineedit_close(void)
     if (!config.interactive)
         return;
     rl_callback_handler_remove();
-    if (config.history_path != NULL && history_added > 0) {
-        int rc = access(config.history_path, F_OK) == 0
-                     ? append_history(history_added, config.history_path)
-                     : write_history(config.history_path);
-        if (rc == 0) {
-            history_truncate_file(config.history_path, HISTORY_KEEP);
-            if (config.saved != NULL)
-                config.saved(config.context, config.history_path);
-        }
-    }
+    if (config.history_path != NULL && history_added > 0)
+        history_truncate_file(config.history_path, HISTORY_KEEP);
     clear_history();
     history_added = 0;
 }
