@@ -218,6 +218,8 @@ struct levelArgs {
     char **command;        /* NULL: sleep */
     int goFd, goWriteFd;   /* the topmost child waits for one byte on goFd */
     sigset_t originalMask; /* restored before exec */
+    char *parentStack;     /* the stack our parent runs on (NULL for the top) */
+    char *ownStack;        /* the stack this child runs on */
 };
 
 static int childFunc(void *arg);
@@ -231,6 +233,8 @@ static pid_t cloneLevel(struct levelArgs *args)
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
     if (stack == MAP_FAILED)
         return -1;
+    args->parentStack = args->ownStack;
+    args->ownStack = stack;
     fflush(stdout);
     pid_t pid = clone(childFunc, stack + STACK_SIZE, CLONE_NEWPID | SIGCHLD, args);
     int saved = errno;
@@ -272,6 +276,11 @@ static int childFunc(void *arg)
     struct levelArgs *args = arg;
     char path[32], go;
 
+    /* Our copy of the stack our parent runs on is of no use to us, and
+     * would be copied again into every deeper level: free it. */
+    if (args->parentStack != NULL && munmap(args->parentStack, STACK_SIZE) == -1)
+        errExitChild("munmap");
+
     if (args->level == levels - 1) {
         /* The topmost child dies with the top process; every namespace
          * below dies with it, since killing an init ends its namespace. */
@@ -302,12 +311,14 @@ static int childFunc(void *arg)
                                        "user.max_pid_namespaces, was reached)"
                                      : "");
     /* Wait, and pass the status up. When we exit, the kernel kills whatever
-     * is left in our namespace: nothing outlives its init. */
+     * is left in our namespace: nothing outlives its init. Returning from a
+     * clone child's function ends it like _exit(): stdio is not flushed, but
+     * stdout is line-buffered, so nothing is waiting there. */
     int status;
     while (waitpid(child, &status, 0) == -1)
         if (errno != EINTR)
             errExitChild("waitpid");
-    _exit(exitStatusOf(status));
+    return exitStatusOf(status);
 }
 
 /* Waits until the topmost child ends, taking SIGINT, SIGTERM, SIGHUP and

@@ -21,7 +21,7 @@
  * then waits. From another shell (same mount namespace) try
  *   ls -d /proc2/[1-9]*               -> /proc2/1
  *   grep -E '^(Name|PP?id)' /proc2/1/status   -> sleep, 1, 0
- *   readlink /proc/$(pgrep -x pidns_init_sleep)/ns/pid /proc/27656/ns/pid
+ *   readlink /proc/$(pidof pidns_init_sleep)/ns/pid /proc/27656/ns/pid
  *
  * How it ends
  *   When the child ends (e.g. `kill -9 27656`), or when this program gets
@@ -128,6 +128,8 @@ static void checkMountPoint(const char *path)
         errExit("stat %s", path);
     } else {
         strcpy(copy, path);
+        for (size_t len = strlen(copy); len > 1 && copy[len - 1] == '/'; len--)
+            copy[len - 1] = '\0'; /* "/proc2/" names /proc2, whose parent is / */
         char *slash = strrchr(copy, '/');
         const char *parent = slash == NULL ? "." : slash == copy ? "/" : (*slash = '\0', copy);
         if (stat(parent, &sb) == -1 || !S_ISDIR(sb.st_mode))
@@ -139,11 +141,10 @@ static void checkMountPoint(const char *path)
     }
     if (dirExisted && realpath(path, real) != NULL &&
         (strcmp(real, "/") == 0 || strcmp(real, "/proc") == 0 || strncmp(real, "/proc/", 6) == 0))
-        usageErr("refusing to mount over %s: every process sharing this mount namespace "
-                 "would lose its view of /proc (use e.g. /proc2, or pidns_proc_mount)",
-                 real);
+        usageErr("refusing to mount over %s: it would hide %s from every process sharing "
+                 "this mount namespace (use e.g. /proc2, or pidns_proc_mount)",
+                 real, real);
 }
-
 
 struct childArgs {
     const char *mountPoint; /* NULL: mount nothing */
@@ -182,8 +183,7 @@ static int childFunc(void *arg)
         /* A procfs shows the PID namespace of the process that mounts it:
          * we mount, so it shows our new namespace, with us as PID 1. The
          * mount itself lands in the mount namespace we share with the parent. */
-        if (mount("proc", args->mountPoint, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) ==
-            -1)
+        if (mount("proc", args->mountPoint, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
             errExitChild("mount procfs at %s", args->mountPoint);
         printf("Mounting procfs at %s\n", args->mountPoint);
         // end::mount[]
@@ -215,8 +215,7 @@ static bool cleanUp(void)
     }
     if (mountPoint == NULL)
         return ok;
-    if (stat(mountPoint, &sb) == 0 && sb.st_dev != deviceBefore &&
-        umount2(mountPoint, 0) == -1) {
+    if (stat(mountPoint, &sb) == 0 && sb.st_dev != deviceBefore && umount2(mountPoint, 0) == -1) {
         errMsg("umount %s", mountPoint);
         ok = false;
     }

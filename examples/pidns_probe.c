@@ -58,7 +58,10 @@
 #define PROBE_NAME "pidns_probe"
 /* The kernel gives the initial PID namespace this fixed inode (PROC_PID_INIT_INO). */
 #define PROBE_INITIAL_PIDNS_INO 0xEFFFFFFCUL
-#define PROBE_MAX_LEVELS 40 /* the kernel allows 33 levels counting the initial one */
+#define PROBE_MAX_LEVELS 40
+#define PROBE_WHERE_SIZE                                                                           \
+    128 /* mount points listed for one level */ /* the kernel allows 33 levels counting the        \
+                                                   initial one */
 
 static int probe_failed; /* set when a call failed: the exit status becomes 1 */
 
@@ -104,14 +107,16 @@ static int probe_readlink(const char *path, char *buf, size_t size)
     return 0;
 }
 
-static void probe_show_ids(void)
+static void probe_show_ids(ino_t own_ino)
 {
     pid_t pid = getpid(), ppid = getppid();
 
     printf("Process IDs, as numbered in this process's own PID namespace\n");
     printf("  getpid()  = %ld%s\n", (long)pid,
            pid == 1 ? "    PID 1: this process is the init of its namespace" : "");
-    if (ppid == 0)
+    if (ppid == 0 && own_ino == PROBE_INITIAL_PIDNS_INO)
+        printf("  getppid() = 0    the system's first process: it has no parent\n");
+    else if (ppid == 0)
         printf("  getppid() = 0    the parent lives in an ancestor namespace that this\n"
                "                   process cannot see, so the kernel has no number to give\n");
     else
@@ -128,8 +133,13 @@ static pid_t probe_start_waiting_child(int *release_fd, pid_t *pid_inside)
     int report[2], release[2];
     pid_t child;
 
-    if (pipe2(report, O_CLOEXEC) == -1 || pipe2(release, O_CLOEXEC) == -1) {
+    if (pipe2(report, O_CLOEXEC) == -1) {
         probe_error(errno, "pipe");
+        return -1;
+    }
+    if (pipe2(release, O_CLOEXEC) == -1) {
+        probe_error(errno, "pipe");
+        close(report[0]), close(report[1]);
         return -1;
     }
     fflush(stdout); /* the child must not inherit unwritten output */
@@ -275,9 +285,44 @@ static int probe_read_nspid(const char *status_path, long *pids, int max)
     return count;
 }
 
+/* Other procfs mounts (e.g. the /procK of multi_pidns) show this process
+ * too, each numbered as its own namespace does. A procfs's NSpid line for us
+ * is shorter by the levels above its namespace, which tells the level it
+ * belongs to: its mount point is appended to where[level]. */
+static void probe_find_other_procfs(int count, char where[][PROBE_WHERE_SIZE])
+{
+    FILE *f = fopen("/proc/self/mountinfo", "re");
+    char *line = NULL, mount_point[256], path[300];
+    size_t cap = 0;
+    long pids[PROBE_MAX_LEVELS];
+
+    if (f == NULL) {
+        probe_error(errno, "open /proc/self/mountinfo");
+        return;
+    }
+    while (getline(&line, &cap, f) != -1) {
+        /* ID PARENT MAJ:MIN ROOT MOUNT_POINT ... - FSTYPE SOURCE OPTIONS */
+        const char *fields = strstr(line, " - ");
+        if (fields == NULL || strncmp(fields, " - proc ", 8) != 0 ||
+            sscanf(line, "%*s %*s %*s %*s %255s", mount_point) != 1 ||
+            strcmp(mount_point, "/proc") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/self/status", mount_point);
+        int n = probe_read_nspid(path, pids, PROBE_MAX_LEVELS);
+        if (n <= 0 || n > count) /* a namespace we are not in: no self there */
+            continue;
+        size_t used = strlen(where[count - n]);
+        snprintf(where[count - n] + used, PROBE_WHERE_SIZE - used, "%s%s", used == 0 ? "" : ", ",
+                 mount_point);
+    }
+    free(line);
+    fclose(f);
+}
+
 static void probe_show_nspid(void)
 {
     long pids[PROBE_MAX_LEVELS];
+    char where[PROBE_MAX_LEVELS][PROBE_WHERE_SIZE] = {{0}};
     int count = probe_read_nspid("/proc/self/status", pids, PROBE_MAX_LEVELS);
 
     printf("\nNSpid line of /proc/self/status: this process's PID at each level\n");
@@ -292,18 +337,22 @@ static void probe_show_nspid(void)
         printf("  NSpid: not supported by this kernel (needs Linux 4.1)\n");
         return;
     }
+    probe_find_other_procfs(count, where);
     for (int i = 0; i < count; i++) {
         const char *note = "";
+        int also = where[i][0] != '\0';
         if (count == 1)
-            note = "  in this process's own namespace, which is also that of /proc";
+            note = "in this process's own namespace, which is also that of /proc";
         else if (i == count - 1)
-            note = "  in this process's own namespace";
+            note = "in this process's own namespace";
         else if (i == 0)
-            note = "  in the namespace of the procfs mounted at /proc";
-        if (note[0] == '\0')
+            note = "in the namespace of the procfs mounted at /proc";
+        if (note[0] == '\0' && !also)
             printf("  level %d: PID %ld\n", i, pids[i]);
         else
-            printf("  level %d: PID %-8ld%s\n", i, pids[i], note);
+            printf("  level %d: PID %-8ld  %s%s%s%s\n", i, pids[i], note,
+                   note[0] != '\0' && also ? "; " : "",
+                   also ? "also the PID in the procfs at " : "", where[i]);
     }
     printf("  The line starts at the namespace of the procfs mounted at /proc, which\n"
            "  is not necessarily the top of the tree: a procfs numbers processes as its\n"
@@ -467,11 +516,11 @@ int main(int argc, char *argv[])
         return 1;
     }
     printf("%s: what process %ld can see of its PID namespaces\n\n", PROBE_NAME, (long)getpid());
-    probe_show_ids();
     if (stat("/proc/self/ns/pid", &own) == -1) {
         probe_error(errno, "stat /proc/self/ns/pid (is procfs mounted at /proc?)");
         return 1;
     }
+    probe_show_ids(own.st_ino);
     int deepest = probe_show_links();
     probe_show_nspid();
     probe_show_ancestry(deepest, own.st_ino);

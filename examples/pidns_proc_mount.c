@@ -28,6 +28,9 @@
  *               unshare -m --propagation private sh -c \
  *                 'mkdir -p /tmp/jail && mount --rbind / /tmp/jail &&
  *                  ./pidns_proc_mount --chroot /tmp/jail'
+ *             (then rmdir /tmp/jail). Note that chroot() is no security
+ *             boundary: a root process can leave it. It only changes where
+ *             "/" and so "/proc" are for the child.
  *
  * Build:  cc -Wall -o pidns_proc_mount pidns_proc_mount.c
  * Run:    sudo ./pidns_proc_mount [--chroot DIR] [COMMAND [ARG...]]
@@ -35,8 +38,9 @@
  *         COMMAND defaults to: ps -e -o pid,ppid,cmd
  * Prints: one line saying where procfs was mounted, then COMMAND's output;
  *         by default ps, running as PID 1 with PPID 0, alone in its namespace:
- *             PID  PPID CMD
- *               1     0 ps -e -o pid,ppid,cmd
+ *             Mounted procfs at /proc in a new mount namespace (yours is untouched)
+ *                 PID    PPID CMD
+ *                   1       0 ps -e -o pid,ppid,cmd
  * Exit status: COMMAND's (128+N if signal N ended it); on SIGINT, SIGTERM,
  * SIGHUP or SIGQUIT the child's namespace is killed and we exit with 128+N.
  */
@@ -157,9 +161,8 @@ static bool onSharedMount(const char *path)
             continue;
         unescapeMountField(mountPoint);
         size_t len = strlen(mountPoint);
-        bool covers = strcmp(mountPoint, "/") == 0 ||
-                      (strncmp(path, mountPoint, len) == 0 &&
-                       (path[len] == '\0' || path[len] == '/'));
+        bool covers = strcmp(mountPoint, "/") == 0 || (strncmp(path, mountPoint, len) == 0 &&
+                                                       (path[len] == '\0' || path[len] == '/'));
         if (covers && strlen(mountPoint) >= strlen(best) && len < sizeof best) {
             strcpy(best, mountPoint); /* a later line at the same point is on top */
             bestShared = shared;
@@ -221,8 +224,7 @@ static bool cleanUp(void)
     }
     if (chrootProc[0] == '\0')
         return ok;
-    if (stat(chrootProc, &sb) == 0 && sb.st_dev != deviceBefore &&
-        umount2(chrootProc, 0) == -1) {
+    if (stat(chrootProc, &sb) == 0 && sb.st_dev != deviceBefore && umount2(chrootProc, 0) == -1) {
         errMsg("umount %s", chrootProc);
         ok = false;
     }
@@ -244,11 +246,14 @@ struct childArgs {
 /* Gives the child, now PID 1 of the new PID namespace, a procfs at /proc. */
 static void mountOwnProc(const struct childArgs *args)
 {
+    // tag::own-proc[]
     if (args->chrootDir == NULL) {
         /* We are in a copy of the parent's mount namespace, and copies of
          * shared mounts stay peers of the originals: without this, our
-         * /proc mount would be propagated straight back to the parent. */
-        if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
+         * /proc mount would be propagated straight back to the parent.
+         * (A propagation change ignores source and type; "none" rather than
+         * NULL keeps checkers such as valgrind quiet.) */
+        if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) == -1)
             errExitChild("mount --make-rprivate /");
     } else {
         /* chroot() changes only how paths resolve for us; the mount below
@@ -263,6 +268,7 @@ static void mountOwnProc(const struct childArgs *args)
     /* A procfs shows the PID namespace of the process that mounts it. */
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
         errExitChild("mount procfs at /proc");
+    // end::own-proc[]
     if (args->chrootDir == NULL)
         printf("Mounted procfs at /proc in a new mount namespace (yours is untouched)\n");
     else
@@ -374,6 +380,7 @@ int main(int argc, char *argv[])
     args.goFd = goPipe[0];
     args.goWriteFd = goPipe[1];
 
+    // tag::flags[]
     int flags = CLONE_NEWPID | SIGCHLD | (args.chrootDir == NULL ? CLONE_NEWNS : 0);
     char *stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
@@ -381,6 +388,7 @@ int main(int argc, char *argv[])
         errExit("mmap child stack");
     fflush(stdout);
     childPid = clone(childFunc, stack + STACK_SIZE, flags, &args);
+    // end::flags[]
     int cloneErrno = errno;
     munmap(stack, STACK_SIZE); /* the child has its own copy */
     close(goPipe[0]);

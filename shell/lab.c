@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,9 +55,8 @@ void lab_close_fds_from(int first)
     if (syscall(SYS_close_range, (unsigned)first, ~0U, 0) == 0)
         return;
 #endif
-    long max = sysconf(_SC_OPEN_MAX);
-    for (int fd = first; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
-        close(fd);
+    int keep[3] = {0, 1, 2};
+    lab_close_fds_except(keep, first < 3 ? (size_t)first : 3);
 }
 
 /* Closes every fd but those listed (-1 entries are ignored): a runner must
@@ -131,14 +131,14 @@ char *lab_read_file(int dirfd, const char *path, size_t max)
 }
 
 /* Parses "PPid:" and the last "NSpid:" field of a status text. */
-static void parse_ppid_nspid(const char *status, pid_t *ppid, pid_t *last_nspid)
+int lab_parse_ppid_nspid(const char *status, pid_t *ppid, pid_t *last_nspid)
 {
     const char *p = strstr(status, "\nPPid:");
     *ppid = p != NULL ? (pid_t)strtol(p + 6, NULL, 10) : -1;
     *last_nspid = -1;
     p = strstr(status, "\nNSpid:");
     if (p == NULL)
-        return;
+        return -1;
     char *end;
     p += 7;
     for (;;) {
@@ -148,6 +148,7 @@ static void parse_ppid_nspid(const char *status, pid_t *ppid, pid_t *last_nspid)
         *last_nspid = (pid_t)v;
         p = end;
     }
+    return *ppid >= 0 && *last_nspid > 0 ? 0 : -1;
 }
 
 pid_t lab_host_pid_of(pid_t parent, pid_t lab_pid)
@@ -167,7 +168,7 @@ pid_t lab_host_pid_of(pid_t parent, pid_t lab_pid)
         if (text == NULL)
             continue;
         pid_t ppid, nspid;
-        parse_ppid_nspid(text, &ppid, &nspid);
+        lab_parse_ppid_nspid(text, &ppid, &nspid);
         if (ppid == parent && nspid == lab_pid)
             found = (pid_t)atoi(e->d_name);
         free(text);
@@ -298,6 +299,9 @@ static int open_keeper_namespaces(struct lab *lab)
     if (lab->keeper_mnt_fd == -1 || lab->lab_pidns_fd == -1 || fstat(lab->keeper_mnt_fd, &st) == -1)
         return lab_set_error(lab, "opening the lab's namespaces: %s", strerror(errno));
     lab->keeper_mnt_ino = st.st_ino;
+    lab->lab_proc_fd = open(lab_path(lab, "/proc"), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (lab->lab_proc_fd == -1)
+        return lab_set_error(lab, "opening the lab's /proc: %s", strerror(errno));
     if (read_baseline_mounts(lab) == -1)
         return -1;
     int root = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -337,6 +341,10 @@ static void lab_free(struct lab *lab)
         close(lab->keeper_mnt_fd);
     if (lab->lab_pidns_fd != -1)
         close(lab->lab_pidns_fd);
+    if (lab->own_pidns_fd != -1)
+        close(lab->own_pidns_fd);
+    if (lab->lab_proc_fd != -1)
+        close(lab->lab_proc_fd);
     if (lab->host_mountinfo_fd != -1)
         close(lab->host_mountinfo_fd);
     if (lab->host_root_fd != -1)
@@ -398,6 +406,7 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
         return NULL;
     }
     lab->keeper_mnt_fd = lab->lab_pidns_fd = lab->host_mountinfo_fd = lab->host_root_fd = -1;
+    lab->own_pidns_fd = lab->lab_proc_fd = -1;
     if (prepare_environment(lab, config) == -1 || enter_sandbox(lab, config) == -1)
         goto failed;
     lab->host_mounts_at_open = lab_host_mount_table(lab->host_mountinfo_fd);
@@ -406,6 +415,7 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
         lab_set_error(lab, "reading the host's mount table and /: %s", strerror(errno));
         goto failed;
     }
+    lab->own_pidns_fd = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
     if (unshare(CLONE_NEWPID) == -1) {
         lab_set_error(lab, "unshare(CLONE_NEWPID): %s%s", strerror(errno),
                       errno == EINVAL ? " (a process can open only one lab)" : "");
@@ -425,6 +435,82 @@ failed:
     return NULL;
 }
 
+/* Reaps our children that died in the lab (say, a pager or an output relay
+ * the shell forked): the keeper's exit waits until every process of its
+ * namespace is reaped, and those have no one else to reap them. */
+void lab_reap_dead_children(const struct lab *lab)
+{
+    struct stat lab_ns;
+    DIR *dir = opendir("/proc");
+    struct dirent *e;
+    if (dir == NULL || fstat(lab->lab_pidns_fd, &lab_ns) == -1) {
+        if (dir != NULL)
+            closedir(dir);
+        return;
+    }
+    while ((e = readdir(dir)) != NULL) {
+        char path[300];
+        struct stat st;
+        pid_t ppid, nspid;
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/ns/pid", e->d_name);
+        if (stat(path, &st) == -1 || st.st_ino != lab_ns.st_ino)
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+        char *text = lab_read_file(AT_FDCWD, path, 1 << 16);
+        if (text == NULL)
+            continue;
+        lab_parse_ppid_nspid(text, &ppid, &nspid);
+        if (ppid == getpid() && strstr(text, "\nState:\tZ") != NULL)
+            waitpid((pid_t)atoi(e->d_name), NULL, WNOHANG);
+        free(text);
+    }
+    closedir(dir);
+}
+
+DIR *lab_open_proc_dir(const struct lab *lab)
+{
+    int fd = openat(lab->lab_proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dir = fd != -1 ? fdopendir(fd) : NULL;
+    if (dir == NULL && fd != -1)
+        close(fd);
+    return dir;
+}
+
+/* Ends the keeper, and with it the lab's namespace. Its exit completes once
+ * every process of the namespace is reaped: wait on a pidfd (when the kernel
+ * has them) so that the usual case costs no sleep. */
+static void end_keeper(struct lab *lab, FILE *report)
+{
+#ifdef SYS_pidfd_open
+    int pidfd = (int)syscall(SYS_pidfd_open, lab->keeper, 0);
+#else
+    int pidfd = -1;
+#endif
+    kill(lab->keeper, SIGKILL);
+    for (int waited = 0;; waited++) {
+        if (pidfd != -1) {
+            struct pollfd p = {pidfd, POLLIN, 0};
+            poll(&p, 1, 1);
+        }
+        pid_t pid = waitpid(lab->keeper, NULL, WNOHANG);
+        if (pid == lab->keeper || (pid == -1 && errno != EINTR))
+            break;
+        if (waited == 3000) {
+            if (report != NULL)
+                fprintf(report, "warning: the lab's init %d did not end\n", (int)lab->keeper);
+            break;
+        }
+        lab_reap_dead_children(lab);
+        if (pidfd == -1)
+            usleep(1000);
+    }
+    if (pidfd != -1)
+        close(pidfd);
+    lab->keeper = 0;
+}
+
 int lab_close(struct lab *lab, FILE *report)
 {
     int rc = 0;
@@ -434,13 +520,17 @@ int lab_close(struct lab *lab, FILE *report)
             rc = -1;
         /* The keeper's exit waits until every process of its namespace is
          * reaped, runners included: lab_cleanup() reaped them. */
-        kill(lab->keeper, SIGKILL);
-        while (waitpid(lab->keeper, NULL, 0) == -1 && errno == EINTR)
-            ;
-        lab->keeper = 0;
+        end_keeper(lab, report);
+        /* Children would go to the dead lab namespace and fork() would fail:
+         * root may return to its own namespace (a user namespace may not). */
+        if (lab->own_pidns_fd != -1 && setns(lab->own_pidns_fd, CLONE_NEWPID) == -1) {
+            /* the user-namespace route: see lab.h */
+        }
     }
     close(lab->keeper_mnt_fd);
     lab->keeper_mnt_fd = -1;
+    close(lab->lab_proc_fd);
+    lab->lab_proc_fd = -1;
     int differences = lab_find_survivors(lab, report) + lab_host_differences(lab, report);
     if (differences == 0 && report != NULL)
         fprintf(report, "host unchanged\n");

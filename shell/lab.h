@@ -1,23 +1,40 @@
 /* lab.h: where the tutorial runs commands, with nothing left on the host.
  *
- * Shape (see docs/design.adoc):
+ * Shape (see docs/design.adoc; the code is in lab.c, lab_run.c, lab_sweep.c,
+ * lab_diagnose.c):
  *  - lab_open() puts the calling shell process in a sandbox (sandbox.h: own
- *    mount namespace with a tmpfs root; a user namespace when not root), then
- *    unshare(CLONE_NEWPID): the shell's later children all land in one "lab"
- *    PID namespace. The first child is the lab's keeper (its PID 1): it takes
- *    PR_SET_PDEATHSIG(SIGKILL), makes its own mount namespace, mounts a procfs
- *    for the lab namespace at /proc there, and reaps orphans.
- *  - Every command the lab runs is a child of the shell inside the lab PID
- *    namespace, joined to the keeper's mount namespace (setns), with
- *    PR_SET_PDEATHSIG(SIGKILL). If the shell dies in any way, the keeper
- *    dies, the kernel kills everything in the lab namespace (nested ones too),
- *    and the mount namespaces, with every /procK, are freed.
+ *    mount namespace with a tmpfs root; a user namespace when not root, or
+ *    as root without CAP_SYS_ADMIN), then unshare(CLONE_NEWPID): the shell's
+ *    later children all land in one "lab" PID namespace. The first child is
+ *    the lab's keeper (its PID 1, named lab-init): it takes
+ *    PR_SET_PDEATHSIG(SIGKILL), makes its own mount namespace, mounts a
+ *    procfs for the lab namespace at /proc there, and reaps orphans.
+ *  - Every command gets a runner (named lab-runner): a child of the shell,
+ *    inside the lab PID namespace, joined to the keeper's mount namespace
+ *    (setns), with PR_SET_PDEATHSIG(SIGKILL), a child subreaper so that all
+ *    the command starts stays below it. It runs `/bin/sh -c COMMAND` (as
+ *    `exec COMMAND` when the line is a plain program call, so that the
+ *    example itself is the job). If the shell dies in any way, the keeper
+ *    dies, the kernel kills everything in the lab namespace (nested ones
+ *    too), and the mount namespaces, with every /procK, are freed.
  *  - Inside the lab, /proc and ps show the lab namespace: the parent
  *    namespace of every example, as in the article. Examples mount at /proc2,
  *    /proc0..; those directories live in the tmpfs root.
  *
  * The shell process itself keeps the host's /proc. It sees the lab's files
  * through lab_path() ("/proc/<keeper>/root/...").
+ *
+ * What this asks of the shell:
+ *  - Call lab_open() once, early, single-threaded; call the lab from the
+ *    thread that opened it (PR_SET_PDEATHSIG follows the parent thread).
+ *  - Every process the shell forks after lab_open() is in the lab's PID
+ *    namespace (a pager, an output relay too). lab_cleanup() leaves the
+ *    shell's own children alone (all but runners); lab_close() ends them with
+ *    the namespace and reaps them if they died. Keep SIGCHLD at its default:
+ *    the lab waits for its own children.
+ *  - After lab_close() the root route can fork again; the user-namespace
+ *    route cannot (its PID namespace for children is gone for good): close
+ *    the lab last, just before exiting. Open one lab per process.
  */
 #ifndef PIDNS_TUTOR_LAB_H
 #define PIDNS_TUTOR_LAB_H
@@ -42,27 +59,43 @@ struct lab_diagnosis {
     char problem[256]; /* empty when route != LAB_ROUTE_NONE */
     char fix[256];     /* the one command that fixes it */
 };
-/* Probes (in a throw-away child) whether a lab can be opened and how. */
+/* Probes (in throw-away children) whether a lab can be opened and how: the
+ * route, or one sentence on what is missing and the one command that fixes
+ * it (a sysctl, a container option, sudo). About 5 ms. */
 void lab_diagnose(const struct lab_config *config, struct lab_diagnosis *out);
 
 /* Opens the lab. Must be called while single-threaded, before any other child
- * is started. NULL on failure, with what failed and what to do in err. */
+ * is started. NULL on failure, with what failed and what to do in err
+ * ("cannot open the lab: PROBLEM (fix: COMMAND)"); when the failure comes
+ * before any namespace was entered (the usual case), the process is as it
+ * was. */
 struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen);
 
 /* Runs `/bin/sh -c command_line` in the lab in the foreground, with its output
- * live on out_fd/err_fd, stdin from the terminal when there is one. SIGINT
- * (Ctrl-C) during the run stops the command (and any namespace it made) and
- * returns 130. Returns the exit status (128+N for a signal), -1 on error. */
+ * live on out_fd/err_fd, stdin from the terminal when there is one (and the
+ * shell is in the terminal's foreground), /dev/null otherwise. The command's
+ * process group gets the terminal, so Ctrl-C reaches it and not the shell;
+ * without a terminal, a SIGINT the shell receives is passed on. Either way
+ * the command has 0.2 s to end by itself, then everything it started (nested
+ * namespaces included) gets SIGKILL, and the call returns 130. A foreground
+ * command owns what it starts: when it ends, whatever it left running is
+ * killed too (lab_start() is for programs that keep running). Mounts it made
+ * stay until lab_cleanup(), as in the article. Ctrl-Z does not stop a lab
+ * command (it is continued at once). Returns the exit status (128+N for a
+ * signal), -1 on error (lab_error() says what). */
 int lab_run(struct lab *lab, const char *command_line, int out_fd, int err_fd);
 
 /* Runs a command line with LC_ALL=C, capturing stdout+stderr into *output
  * (malloc'd, NUL-terminated). Returns the exit status, -1 on error. */
 int lab_capture(struct lab *lab, const char *command_line, char **output);
 
-/* Starts a command line whose output goes live to out_fd. If it exits within
- * the settle window, returns 0 with the exit status in *status. If it keeps
- * running (an example that ends in sleep), it becomes a background job:
- * returns 1 with its job id in *job_id. -1 on error. */
+/* Starts a command line whose output (stdout and stderr) goes live to out_fd,
+ * stdin /dev/null. If it exits before it settles, returns 0 with the exit
+ * status in *status. It settles when it has printed nothing for
+ * settle_seconds, or has run max(2 s, 10 x settle_seconds): then it becomes a
+ * background job, its output still copied to out_fd by its runner: returns 1
+ * with its job id in *job_id. Ctrl-C before it settles is as in lab_run().
+ * -1 on error. */
 int lab_start(struct lab *lab, const char *command_line, int out_fd, int *status, int *job_id);
 
 struct lab_job {
@@ -75,23 +108,35 @@ struct lab_job {
 /* The jobs started by lab_start(), finished ones included until cleanup. */
 size_t lab_jobs(struct lab *lab, const struct lab_job **jobs);
 
-/* Stops every job (namespace inits get SIGKILL, children are reaped),
- * unmounts every mount made in the lab since it opened, removes the /procK
- * (and other) directories made in its root, and writes one line per thing
- * removed to report (may be NULL). The lab is then as fresh as at open.
- * Returns the number of things removed, -1 on error. */
+/* Stops every job and every other process of the lab but its keeper and the
+ * shell's own children (namespace inits get SIGKILL, children are reaped), unmounts every mount
+ * made in the lab since it opened (newest first), removes the /procK (and
+ * other) entries made in its root, and writes one line per thing removed to
+ * report (may be NULL): "stopped job [1] CMD (pid P, lab pid L)", "stopped
+ * process L (comm)", "unmounted /proc2 (proc)", "removed directory /proc2";
+ * lines starting "warning:" say what could not be undone. The lab is then
+ * as fresh as at open; job ids start again at 1. Returns the number of
+ * things removed, -1 on error. */
 int lab_cleanup(struct lab *lab, FILE *report);
 
-/* Cleans up, ends the lab, and compares the host's mount table and process
- * list with what they were at lab_open(): writes "host unchanged" or each
- * difference to report. Returns 0 if unchanged, 1 if not, -1 on error. */
+/* Cleans up, ends the lab, and compares the host with what it was at
+ * lab_open(): its mount table and its / (read through fds opened before the
+ * sandbox), and its processes (any still in the lab's PID namespace or one
+ * below it, or in the keeper's mount namespace). Writes "host unchanged", or
+ * one "host changed: ..." / "process P (comm) survived the lab: ..." line
+ * per difference, to report. Frees the lab. Returns 0 if unchanged, 1 if not,
+ * -1 on error. */
 int lab_close(struct lab *lab, FILE *report);
 
-/* The one command an outside terminal runs to enter the lab (nsenter ...). */
+/* The one command an outside terminal runs to enter the lab: "nsenter -t
+ * KEEPER -m -p" as root; "nsenter -t KEEPER -U --preserve-credentials -m -p"
+ * on the user-namespace route (run by the same user). It starts $SHELL in
+ * the lab's root, with the lab's /proc and /procK. */
 const char *lab_nsenter_command(const struct lab *lab);
 
 /* A path inside the lab as the shell process can open it, e.g.
- * lab_path(lab, "/proc") -> "/proc/4242/root/proc". Static buffer. */
+ * lab_path(lab, "/proc") -> "/proc/4242/root/proc". The buffer belongs to
+ * the lab and is overwritten by the next call. */
 const char *lab_path(const struct lab *lab, const char *path_in_lab);
 
 /* What the last failed call (returning -1) of this lab went wrong on. */

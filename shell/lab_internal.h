@@ -16,6 +16,7 @@
 #include "lab.h"
 
 #include <limits.h>
+#include <dirent.h>
 #include <signal.h>
 #include <sys/types.h>
 
@@ -32,7 +33,10 @@ struct lab {
     pid_t keeper;         /* in the shell's namespace */
     int keeper_mnt_fd;    /* the keeper's mount namespace: commands join it */
     int lab_pidns_fd;     /* the lab's PID namespace (for the verdict) */
+    int own_pidns_fd;     /* ours, to return to at close when allowed */
     ino_t keeper_mnt_ino; /* the keeper's mount namespace, for the verdict */
+    int lab_proc_fd;      /* the keeper's procfs of the lab namespace, opened at open:
+                             right even if a command mounts something over /proc */
     int host_mountinfo_fd;
     int host_root_fd;
     char *host_mounts_at_open; /* normalised host mount table */
@@ -57,9 +61,16 @@ int lab_set_error(struct lab *lab, const char *fmt, ...) __attribute__((format(p
 void lab_close_fds_from(int first);
 void lab_close_fds_except(const int *keep, size_t count);
 void lab_reset_signals(void);
+/* "PPid:" and the last "NSpid:" of a /proc/PID/status text; 0 or -1. */
+int lab_parse_ppid_nspid(const char *status, pid_t *ppid, pid_t *last_nspid);
 /* Host PID of the child of `parent` (host PID) whose PID in the lab is
  * lab_pid; 0 when not found. */
 pid_t lab_host_pid_of(pid_t parent, pid_t lab_pid);
+/* Reaps the shell's children that died in the lab (zombies block the
+ * keeper's exit and linger in the lab's /proc). */
+void lab_reap_dead_children(const struct lab *lab);
+/* Opens the lab's /proc directory (a new fd from lab_proc_fd). */
+DIR *lab_open_proc_dir(const struct lab *lab);
 /* Reads a whole file (at most max bytes) into a malloc'd string. */
 char *lab_read_file(int dirfd, const char *path, size_t max);
 char *lab_read_fd(int fd, size_t max);
@@ -74,6 +85,18 @@ struct lab_runner_spec {
     int c_locale;        /* LC_ALL=C */
 };
 int lab_job_reap(struct lab *lab, struct lab_job_slot *slot, int block);
+
+/* lab_runner.c */
+/* What a runner tells the shell on its status pipe. */
+struct lab_runner_message {
+    char kind; /* 'P' command started (value: its PID in the lab), 'S' settled,
+                  'E' the runner could not start it (value: errno) */
+    int value;
+};
+
+/* The runner's life, in the child the shell forked: never returns. */
+void lab_runner_main(const struct lab *lab, const struct lab_runner_spec *spec, int status_fd,
+                     int go_fd) __attribute__((noreturn));
 
 /* lab_sweep.c */
 /* Kills every process of the lab except the keeper, unmounts what was

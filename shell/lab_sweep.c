@@ -158,22 +158,37 @@ static void sleep_ms(int ms)
     nanosleep(&ts, NULL);
 }
 
-/* Lists the live (not zombie) processes of the lab except 1 and ourselves;
- * with out, reports each one that is not a runner. Returns how many. */
-static int scan_processes(int proc_fd, FILE *out)
+/* The shell's own helpers in the lab (a pager, an output relay): children of
+ * the shell that are not runners. lab_cleanup() leaves them alone. */
+struct spare {
+    pid_t lab_pid[64];
+    size_t count;
+};
+
+static int spared(const struct spare *spare, pid_t pid)
 {
-    int dirfd = openat(proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *dir = dirfd != -1 ? fdopendir(dirfd) : NULL;
+    for (size_t i = 0; i < spare->count; i++)
+        if (spare->lab_pid[i] == pid)
+            return 1;
+    return 0;
+}
+
+/* Counts the live (not zombie) processes of the lab except 1, ourselves and
+ * the spared; with out, reports each one that is not a runner; with kill_them,
+ * sends each SIGKILL. */
+static int scan_processes(int proc_fd, const struct spare *spare, FILE *out, int kill_them)
+{
+    DIR *dir = fdopendir(openat(proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     pid_t self = getpid();
     int live = 0;
     struct dirent *e;
 
     if (dir == NULL)
-        return dirfd != -1 ? (close(dirfd), -1) : -1;
+        return -1;
     while ((e = readdir(dir)) != NULL) {
         char path[300], buf[512], comm[64] = "?", state = '?';
         int pid = atoi(e->d_name);
-        if (pid <= 1 || pid == self)
+        if (pid <= 1 || pid == self || spared(spare, pid))
             continue;
         snprintf(path, sizeof path, "%d/stat", pid);
         int fd = openat(proc_fd, path, O_RDONLY | O_CLOEXEC);
@@ -193,17 +208,19 @@ static int scan_processes(int proc_fd, FILE *out)
         live++;
         if (out != NULL && strcmp(comm, "lab-runner") != 0)
             fprintf(out, "stopped process %d (%s)\n", pid, comm);
+        if (kill_them)
+            kill(pid, SIGKILL); /* an init of a nested namespace takes all of it along */
     }
     closedir(dir);
     return live;
 }
 
-static void stop_processes(int proc_fd, FILE *out)
+static void stop_processes(int proc_fd, const struct spare *spare, FILE *out)
 {
-    scan_processes(proc_fd, out);
+    scan_processes(proc_fd, spare, out, 0);
     for (int waited = 0;; waited += 2) {
-        kill(-1, SIGKILL); /* every process of the lab but its init and us */
-        int live = scan_processes(proc_fd, NULL);
+        /* One by one rather than kill(-1): the shell's helpers are spared. */
+        int live = scan_processes(proc_fd, spare, NULL, 1);
         if (live <= 0)
             return;
         if (waited >= SWEEP_PATIENCE_MS) {
@@ -226,7 +243,8 @@ static int in_baseline(const struct lab *lab, unsigned id)
  * open (a mount made on top of another is listed after it). */
 static void unmount_new(const struct lab *lab, FILE *out)
 {
-    char *text = lab_read_file(AT_FDCWD, "/proc/self/mountinfo", 1 << 22);
+    /* through the lab's procfs: /proc itself may be covered by now */
+    char *text = lab_read_file(lab->lab_proc_fd, "self/mountinfo", 1 << 22);
     if (text == NULL) {
         fprintf(out, "warning: reading the lab's mount table: %s\n", strerror(errno));
         return;
@@ -287,6 +305,10 @@ static void remove_new_entries(const struct lab *lab, FILE *out)
             continue;
         int rc = S_ISDIR(st.st_mode) ? nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT)
                                      : unlink(path);
+        if (rc == 0 && lstat(path, &st) == 0) { /* nftw skipped what is on another mount */
+            rc = -1;
+            errno = EBUSY;
+        }
         if (rc != 0)
             fprintf(out, "warning: could not remove %s: %s\n", path, strerror(errno));
         else
@@ -295,7 +317,7 @@ static void remove_new_entries(const struct lab *lab, FILE *out)
     free(now_listing);
 }
 
-static void sweeper_main(const struct lab *lab, int out_fd)
+static void sweeper_main(const struct lab *lab, const struct spare *spare, int out_fd)
 {
     FILE *out = fdopen(out_fd, "w");
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -306,12 +328,7 @@ static void sweeper_main(const struct lab *lab, int out_fd)
         fprintf(out, "warning: joining the lab's mount namespace: %s\n", strerror(errno));
         _exit(1);
     }
-    int proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (proc_fd == -1) {
-        fprintf(out, "warning: opening the lab's /proc: %s\n", strerror(errno));
-        _exit(1);
-    }
-    stop_processes(proc_fd, out);
+    stop_processes(lab->lab_proc_fd, spare, out);
     unmount_new(lab, out);
     remove_new_entries(lab, out);
     fclose(out);
@@ -319,7 +336,36 @@ static void sweeper_main(const struct lab *lab, int out_fd)
 }
 
 /* Runs the sweeper; its report lines go to *lines (malloc'd). */
-static int run_sweeper(struct lab *lab, char **lines)
+/* The shell's children in the lab that are not runners, by lab PID. */
+static void find_spared(const struct lab *lab, struct spare *spare)
+{
+    struct stat lab_ns, st;
+    DIR *dir = opendir("/proc");
+    struct dirent *e;
+    spare->count = 0;
+    if (dir == NULL || fstat(lab->lab_pidns_fd, &lab_ns) == -1) {
+        if (dir != NULL)
+            closedir(dir);
+        return;
+    }
+    while ((e = readdir(dir)) != NULL && spare->count < 64) {
+        char path[300];
+        pid_t ppid, lab_pid;
+        snprintf(path, sizeof path, "/proc/%s/ns/pid", e->d_name);
+        if (e->d_name[0] < '1' || e->d_name[0] > '9' || stat(path, &st) == -1 ||
+            st.st_ino != lab_ns.st_ino)
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+        char *text = lab_read_file(AT_FDCWD, path, 1 << 16);
+        if (text != NULL && lab_parse_ppid_nspid(text, &ppid, &lab_pid) == 0 &&
+            ppid == getpid() && lab_pid > 1 && strstr(text, "Name:\tlab-runner\n") == NULL)
+            spare->lab_pid[spare->count++] = lab_pid;
+        free(text);
+    }
+    closedir(dir);
+}
+
+static int run_sweeper(struct lab *lab, const struct spare *spare, char **lines)
 {
     int pipefd[2];
     *lines = NULL;
@@ -328,9 +374,9 @@ static int run_sweeper(struct lab *lab, char **lines)
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        int keep[] = {pipefd[1], lab->keeper_mnt_fd, 2};
-        lab_close_fds_except(keep, 3);
-        sweeper_main(lab, pipefd[1]);
+        int keep[] = {pipefd[1], lab->keeper_mnt_fd, lab->lab_proc_fd, 2};
+        lab_close_fds_except(keep, 4);
+        sweeper_main(lab, spare, pipefd[1]);
     }
     close(pipefd[1]);
     if (pid == -1) {
@@ -348,14 +394,73 @@ static int run_sweeper(struct lab *lab, char **lines)
     return 0;
 }
 
+/* Waits (up to a second) until the lab's /proc lists the keeper alone: the
+ * keeper reaps the orphans the sweeper killed a moment after they die. */
+static void wait_for_keeper_alone(struct lab *lab, const struct spare *spare)
+{
+    for (int waited = 0; waited < 1000; waited += 2) {
+        DIR *dir = lab_open_proc_dir(lab);
+        struct dirent *e;
+        int others = 0;
+        if (dir == NULL)
+            return;
+        while ((e = readdir(dir)) != NULL)
+            others += e->d_name[0] >= '1' && e->d_name[0] <= '9' && strcmp(e->d_name, "1") != 0 &&
+                      !spared(spare, atoi(e->d_name));
+        closedir(dir);
+        if (others == 0)
+            return;
+        lab_reap_dead_children(lab);
+        sleep_ms(2);
+    }
+}
+
+/* Is the lab as it was at open? Only the keeper runs, its mount ids are the
+ * baseline's, its / lists the same names. Then there is nothing to sweep. */
+static int lab_is_fresh(struct lab *lab, const struct spare *spare)
+{
+    char path[64];
+    int fresh = 1;
+    for (size_t i = 0; i < lab->job_count && fresh; i++)
+        fresh = !lab->jobs[i].job.running;
+    DIR *dir = fresh ? lab_open_proc_dir(lab) : NULL;
+    struct dirent *e;
+    if (dir == NULL)
+        return 0;
+    while (fresh && (e = readdir(dir)) != NULL)
+        fresh = !(e->d_name[0] >= '1' && e->d_name[0] <= '9' && strcmp(e->d_name, "1") != 0 &&
+                  !spared(spare, atoi(e->d_name)));
+    closedir(dir);
+    snprintf(path, sizeof path, "/proc/%d/mountinfo", (int)lab->keeper);
+    char *mounts = fresh ? lab_read_file(AT_FDCWD, path, 1 << 22) : NULL;
+    size_t count = 0;
+    for (char *line = mounts; line != NULL && *line != '\0' && fresh; count++) {
+        fresh = in_baseline(lab, (unsigned)strtoul(line, NULL, 10));
+        line = strchr(line, '\n');
+        line = line != NULL ? line + 1 : NULL;
+    }
+    fresh = fresh && mounts != NULL && count == lab->baseline_mount_count;
+    free(mounts);
+    int root_fd = fresh ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    char *root = root_fd != -1 ? lab_dir_listing(root_fd) : NULL;
+    if (root_fd != -1)
+        close(root_fd);
+    fresh = fresh && root != NULL && strcmp(root, lab->baseline_root) == 0;
+    free(root);
+    return fresh;
+}
+
 int lab_cleanup(struct lab *lab, FILE *report)
 {
-    char *lines;
-    int count = 0;
+    char *lines = NULL;
+    int count = 0, rc = 0;
 
+    struct spare spare;
     if (lab->keeper <= 0)
         return lab_set_error(lab, "the lab is closed");
-    int rc = run_sweeper(lab, &lines);
+    find_spared(lab, &spare);
+    if (!lab_is_fresh(lab, &spare))
+        rc = run_sweeper(lab, &spare, &lines);
     for (size_t i = 0; i < lab->job_count; i++) {
         struct lab_job_slot *slot = &lab->jobs[i];
         int was_running = slot->job.running;
@@ -368,6 +473,7 @@ int lab_cleanup(struct lab *lab, FILE *report)
     }
     lab->job_count = 0;
     lab->next_job_id = 1;
+    wait_for_keeper_alone(lab, &spare);
     for (char *line = lines ? strtok(lines, "\n") : NULL; line != NULL; line = strtok(NULL, "\n")) {
         if (report != NULL)
             fprintf(report, "%s\n", line);

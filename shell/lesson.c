@@ -62,9 +62,10 @@ static int lesson_header_attribute(struct lp *p, struct lesson *out, const char 
         char *rest;
         long minutes = strtol(value, &rest, 10);
         if (out->minutes || *rest || minutes < 1 || minutes > 600)
-            return lp_fail(p, p->pos, out->minutes ? "':minutes:' given twice"
-                                                   : "':minutes:' must be a whole number of "
-                                                     "minutes from 1 to 600");
+            return lp_fail(p, p->pos,
+                           out->minutes ? "':minutes:' given twice"
+                                        : "':minutes:' must be a whole number of "
+                                          "minutes from 1 to 600");
         out->minutes = (int)minutes;
         return 0;
     }
@@ -100,9 +101,11 @@ static int lesson_parse_header(struct lp *p, struct lesson *out)
             return -1;
     }
     if (!out->summary)
-        return lp_fail(p, title_line, "the header has no ':summary:' (one line for the lesson list)");
+        return lp_fail(p, title_line,
+                       "the header has no ':summary:' (one line for the lesson list)");
     if (!out->minutes)
-        return lp_fail(p, title_line, "the header has no ':minutes:' (the expected time to finish)");
+        return lp_fail(p, title_line,
+                       "the header has no ':minutes:' (the expected time to finish)");
     return 0;
 }
 
@@ -124,8 +127,8 @@ static int lesson_set_identity(struct lesson *out, const char *name)
 int lesson_parse_string(const char *text, const char *name, const char *base_dir,
                         struct lesson *out, char *err, size_t errlen)
 {
-    struct lp p = {.name = name, .base_dir = base_dir ? base_dir : ".", .err = err,
-                   .errlen = errlen};
+    struct lp p = {
+        .name = name, .base_dir = base_dir ? base_dir : ".", .err = err, .errlen = errlen};
     memset(out, 0, sizeof(*out));
     if (errlen)
         err[0] = '\0';
@@ -257,8 +260,8 @@ int lesson_load_dir(const char *dir, struct lesson **lessons, size_t *count, cha
     }
     for (int i = 0; i < n; i++) {
         char path[4096];
-        if (rc == 0 && snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name) >=
-                           (int)sizeof(path)) {
+        if (rc == 0 &&
+            snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name) >= (int)sizeof(path)) {
             snprintf(err, errlen, "%s: path too long", dir);
             rc = -1;
         }
@@ -277,8 +280,8 @@ int lesson_load_dir(const char *dir, struct lesson **lessons, size_t *count, cha
         qsort(all, loaded, sizeof(*all), lesson_compare);
     for (size_t i = 1; rc == 0 && i < loaded; i++)
         if (all[i].number == all[i - 1].number) {
-            snprintf(err, errlen, "%s: two lessons have the number %d (%s, %s)", dir,
-                     all[i].number, all[i - 1].id, all[i].id);
+            snprintf(err, errlen, "%s: two lessons have the number %d (%s, %s)", dir, all[i].number,
+                     all[i - 1].id, all[i].id);
             rc = -1;
         }
     if (rc == -1) {

@@ -41,11 +41,13 @@ static int lb_parse_include(struct lp *p, size_t at, char **target, char **tag)
     *target = *tag = NULL;
     if (strncmp(line, "include::", 9) != 0 || !open || open == line + 9 || line[n - 1] != ']' ||
         strncmp(open, "[tag=", 5) != 0 || open + 5 >= line + n - 1)
-        return lp_fail(p, at, "a [source] listing holds exactly one line "
-                              "include::PATH[tag=NAME] (code comes from the example files)");
+        return lp_fail(p, at,
+                       "a [source] listing holds exactly one line "
+                       "include::PATH[tag=NAME] (code comes from the example files)");
     for (const char *c = open + 5; c < line + n - 1; c++)
         if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_')
-            return lp_fail(p, at, "tag names are letters, digits, '-' and '_' (one tag per include)");
+            return lp_fail(p, at,
+                           "tag names are letters, digits, '-' and '_' (one tag per include)");
     *target = strndup(line + 9, (size_t)(open - line - 9));
     *tag = strndup(open + 5, (size_t)(line + n - 1 - (open + 5)));
     if (!*target || !*tag)
@@ -62,8 +64,9 @@ static int lb_source(struct lp *p, struct lesson_step *step, size_t at)
         return -1;
     free(content);
     if (ce - cs != 1) {
-        lp_fail(p, at, "a [source] listing holds exactly one include:: line "
-                                      "(code comes from the example files)");
+        lp_fail(p, at,
+                "a [source] listing holds exactly one include:: line "
+                "(code comes from the example files)");
         return -1;
     }
     if (lb_parse_include(p, cs, &target, &tag) == -1)
@@ -96,8 +99,9 @@ static int lb_run(struct lp *p, struct lesson_step *step, size_t at, const struc
         return -1;
     if (ce - cs != 1 || lp_is_blank(content)) {
         free(content);
-        return lp_fail(p, at, "a [.run] listing holds exactly one command line "
-                              "(use one [.run] block per command)");
+        return lp_fail(p, at,
+                       "a [.run] listing holds exactly one command line "
+                       "(use one [.run] block per command)");
     }
     struct lesson_block *b = lb_add(p, step, LESSON_RUN, at);
     if (!b) {
@@ -114,8 +118,9 @@ static int lb_expect(struct lp *p, struct lesson_step *step, size_t at, const st
     char *content;
     size_t cs, ce;
     if (step->block_count == 0 || step->blocks[step->block_count - 1].type != LESSON_RUN)
-        return lp_fail(p, at, "an [.expect] block must directly follow the [.run] block "
-                              "whose output it describes");
+        return lp_fail(p, at,
+                       "an [.expect] block must directly follow the [.run] block "
+                       "whose output it describes");
     if (lp_read_delimited(p, "....", "an [.expect] literal", &content, &cs, &ce) == -1)
         return -1;
     if (!content && !(content = strdup("")))
@@ -194,8 +199,9 @@ static int lb_exercise_item(struct lp *p, struct lesson_block *b)
     const char *line = lp_line(p, at);
     if (!lp_is_attribute_line(line)) {
         if (lp_is_delimiter(line))
-            return lp_fail(p, at, "a delimited block inside an exercise needs a role: "
-                                  "[.check] or [.solution]");
+            return lp_fail(p, at,
+                           "a delimited block inside an exercise needs a role: "
+                           "[.check] or [.solution]");
         char *para = NULL;
         int rc = lp_read_paragraph(p, &para, 0);
         if (rc == 0 && para && lp_append(&b->text, "\n\n", para) == -1)
@@ -254,9 +260,11 @@ static int lb_exercise(struct lp *p, struct lesson_step *step, size_t at)
     if (!b->text)
         return lp_fail(p, at, "the exercise has no task: write what to do as a paragraph");
     if (!b->check)
-        return lp_fail(p, at, "the exercise has no [.check] listing (a shell command; exit 0 = done)");
+        return lp_fail(p, at,
+                       "the exercise has no [.check] listing (a shell command; exit 0 = done)");
     if (!b->solution)
-        return lp_fail(p, at, "the exercise has no [.solution] listing (the commands that solve it)");
+        return lp_fail(p, at,
+                       "the exercise has no [.solution] listing (the commands that solve it)");
     return 0;
 }
 
@@ -266,8 +274,9 @@ static int lb_predict_item(struct lp *p, struct lesson_block *b)
     const char *line = lp_line(p, at);
     if (!lp_is_attribute_line(line)) {
         if (lp_is_delimiter(line))
-            return lp_fail(p, at, "no delimited blocks inside a [.predict]: a question and an "
-                                  "[.answer] paragraph");
+            return lp_fail(p, at,
+                           "no delimited blocks inside a [.predict]: a question and an "
+                           "[.answer] paragraph");
         if (b->answer)
             return lp_fail(p, at, "text after the [.answer] paragraph: put the question first");
         char *para = NULL;
@@ -313,8 +322,9 @@ static int lb_choice(struct lp *p, struct lesson_block *b)
     const char *line = lp_line(p, at);
     int correct = !strncmp(line, "* [x] ", 6);
     if (!correct && strncmp(line, "* [ ] ", 6) != 0)
-        return lp_fail(p, at, "after the question, a quiz holds only choices: '* [x] right' or "
-                              "'* [ ] wrong'");
+        return lp_fail(p, at,
+                       "after the question, a quiz holds only choices: '* [x] right' or "
+                       "'* [ ] wrong'");
     struct lesson_choice *bigger = realloc(b->choices, (b->choice_count + 1) * sizeof(*b->choices));
     if (!bigger)
         return lp_oom(p);
@@ -332,8 +342,9 @@ static int lb_choice(struct lp *p, struct lesson_block *b)
             return lp_oom(p);
     }
     if (p->pos >= p->limit || strcmp(lp_line(p, p->pos), "+") != 0)
-        return lp_fail(p, at, "the choice has no explanation: add a '+' line, then a paragraph "
-                              "saying why it is right or wrong");
+        return lp_fail(p, at,
+                       "the choice has no explanation: add a '+' line, then a paragraph "
+                       "saying why it is right or wrong");
     for (p->pos++; p->pos < p->limit; p->pos++) {
         line = lp_line(p, p->pos);
         if (lp_is_blank(line) || !strncmp(line, "* [", 3))
@@ -403,14 +414,16 @@ static int lb_block(struct lp *p, struct lesson_step *step)
         rc = lp_check_modifiers(p, at, &a, NULL) ?: lb_exercise(p, step, at);
     else if (rc == 0 && !strcmp(role, "quiz"))
         rc = lp_check_modifiers(p, at, &a, NULL) ?: lb_quiz(p, step, at);
-    else if (rc == 0 && (!strcmp(role, "check") || !strcmp(role, "solution") ||
-                         !strcmp(role, "hint")))
+    else if (rc == 0 &&
+             (!strcmp(role, "check") || !strcmp(role, "solution") || !strcmp(role, "hint")))
         rc = lp_fail(p, at, "[.%s] belongs inside an [.exercise] block", role);
     else if (rc == 0 && !strcmp(role, "answer"))
         rc = lp_fail(p, at, "[.answer] belongs inside a [.predict] block");
     else if (rc == 0)
-        rc = lp_fail(p, at, "unknown role '.%s' (known: run, expect, predict, exercise, quiz; "
-                            "see docs/lesson-format.adoc)", role);
+        rc = lp_fail(p, at,
+                     "unknown role '.%s' (known: run, expect, predict, exercise, quiz; "
+                     "see docs/lesson-format.adoc)",
+                     role);
     free(a.when);
     return rc;
 }
@@ -508,11 +521,13 @@ int lp_parse_body(struct lp *p, struct lesson *out)
         if (lp_is_attribute_line(line))
             rc = lb_block(p, step);
         else if (lp_is_delimiter(line))
-            rc = lp_fail(p, at, "a delimited block needs a role line before it, such as [.run] "
-                                "(see docs/lesson-format.adoc)");
+            rc = lp_fail(p, at,
+                         "a delimited block needs a role line before it, such as [.run] "
+                         "(see docs/lesson-format.adoc)");
         else if (line[0] == ':')
-            rc = lp_fail(p, at, "document attributes (:name: value) belong in the header, "
-                                "right under the title");
+            rc = lp_fail(p, at,
+                         "document attributes (:name: value) belong in the header, "
+                         "right under the title");
         else if (line[0] == '.' && line[1] && line[1] != ' ' && line[1] != '.')
             rc = lp_fail(p, at, "block titles ('.Title') are not part of the lesson format");
         else

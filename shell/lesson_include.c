@@ -27,10 +27,10 @@ int lesson_read_text_file(const char *path, char **text, char *why, size_t whyle
     fclose(f);
     if (failed || n > LESSON_MAX_FILE_BYTES || memchr(buf, '\0', n)) {
         snprintf(why, whylen, "%s: %s", path,
-                 !buf                         ? "out of memory"
-                 : failed                     ? "read error"
+                 !buf                        ? "out of memory"
+                 : failed                    ? "read error"
                  : n > LESSON_MAX_FILE_BYTES ? "larger than 1 MiB, not a text file?"
-                                              : "contains a NUL byte, not a text file");
+                                             : "contains a NUL byte, not a text file");
         free(buf);
         return -1;
     }
@@ -64,7 +64,8 @@ static int include_line_is_directive(const char *line, size_t len)
     const char *p = memmem(line, len, "tag::", 5);
     if (!p)
         p = memmem(line, len, "end::", 5);
-    return p && memchr(p, '[', (size_t)(line + len - p)) && memmem(p, (size_t)(line + len - p), "[]", 2);
+    return p && memchr(p, '[', (size_t)(line + len - p)) &&
+           memmem(p, (size_t)(line + len - p), "[]", 2);
 }
 
 struct include_scan {
@@ -88,8 +89,8 @@ static int include_append(struct include_scan *s, const char *line, size_t len)
     return 0;
 }
 
-static int include_scan_text(const char *text, const char *tag, struct include_scan *s,
-                             char *why, size_t whylen)
+static int include_scan_text(const char *text, const char *tag, struct include_scan *s, char *why,
+                             size_t whylen)
 {
     int lineno = 0;
     for (const char *line = text; *line;) {
@@ -98,8 +99,8 @@ static int include_scan_text(const char *text, const char *tag, struct include_s
         lineno++;
         if (include_line_has(line, len, "tag", tag)) {
             if (s->open_line) {
-                snprintf(why, whylen, "tag '%s' opens twice (lines %d and %d)", tag,
-                         s->open_line, lineno);
+                snprintf(why, whylen, "tag '%s' opens twice (lines %d and %d)", tag, s->open_line,
+                         lineno);
                 return -1;
             }
             s->open_line = lineno;
@@ -118,8 +119,8 @@ static int include_scan_text(const char *text, const char *tag, struct include_s
     return 0;
 }
 
-int lesson_include_region(const char *base_dir, const char *target, const char *tag,
-                          char **code, int *first_line, char *why, size_t whylen)
+int lesson_include_region(const char *base_dir, const char *target, const char *tag, char **code,
+                          int *first_line, char *why, size_t whylen)
 {
     char path[4096];
     char *text = NULL;
@@ -133,8 +134,9 @@ int lesson_include_region(const char *base_dir, const char *target, const char *
         return -1;
     int rc = include_scan_text(text, tag, &s, why, whylen);
     if (rc == 0 && !s.open_line) {
-        snprintf(why, whylen, "tag '%s' not found in %s (mark the region with tag::%s[] and end::%s[])",
-                 tag, target, tag, tag);
+        snprintf(why, whylen,
+                 "tag '%s' not found in %s (mark the region with tag::%s[] and end::%s[])", tag,
+                 target, tag, tag);
         rc = -1;
     } else if (rc == 0 && !s.closed) {
         snprintf(why, whylen, "tag '%s' opened at %s:%d is never closed with end::%s[]", tag,

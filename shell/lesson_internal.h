@@ -20,8 +20,8 @@ int lesson_read_text_file(const char *path, char **text, char *why, size_t whyle
  * the lines holding `tag::TAG[]` and `end::TAG[]` (directive lines dropped, as
  * asciidoctor does). Returns 0 with a malloc'd *code and the 1-based line in
  * the file of the region's first line, or -1 with the reason in why. */
-int lesson_include_region(const char *base_dir, const char *target, const char *tag,
-                          char **code, int *first_line, char *why, size_t whylen);
+int lesson_include_region(const char *base_dir, const char *target, const char *tag, char **code,
+                          int *first_line, char *why, size_t whylen);
 
 /* The path of an include target as shown to a learner: relative to the
  * parent of the lessons directory ("../examples/x.c" -> "examples/x.c"). */

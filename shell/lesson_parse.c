@@ -52,8 +52,8 @@ int lp_is_blank(const char *line)
 
 int lp_is_delimiter(const char *line)
 {
-    static const char *const delimiters[] = {"----", "....", "====", "****", "____", "|===",
-                                             "--",   "++++", "////", "```"};
+    static const char *const delimiters[] = {"----", "....", "====", "****", "____",
+                                             "|===", "--",   "++++", "////", "```"};
     for (size_t i = 0; i < sizeof(delimiters) / sizeof(*delimiters); i++)
         if (strcmp(line, delimiters[i]) == 0)
             return 1;
@@ -129,7 +129,8 @@ int lp_read_paragraph(struct lp *p, char **text, int stop_at_choice)
             return lp_fail(p, p->pos,
                            "include:: is only allowed as the one line of a [source] listing");
         if (line[0] == '=' && (line[1] == '=' || line[1] == ' '))
-            return lp_fail(p, p->pos, "a section title inside a paragraph: put a blank line before it");
+            return lp_fail(p, p->pos,
+                           "a section title inside a paragraph: put a blank line before it");
         if (!strncmp(line, "//", 2))
             continue;
         if (lp_append(text, lp_paragraph_separator(line), line) == -1)
@@ -205,8 +206,8 @@ static int lp_parse_roles(struct lp *p, size_t at, const char *item, struct lp_a
         s += n;
     }
     if (*s)
-        return lp_fail(p, at, "malformed role list '%s' (write roles as [.name] or [.name.modifier])",
-                       item);
+        return lp_fail(
+            p, at, "malformed role list '%s' (write roles as [.name] or [.name.modifier])", item);
     return 0;
 }
 
@@ -235,15 +236,18 @@ int lp_parse_attrs(struct lp *p, size_t at, struct lp_attrs *a)
         return 0;
     }
     if (item[0] != '.')
-        return lp_fail(p, at, "unsupported block attributes '%s' (expected [source,LANG] or a role "
-                              "such as [.run])", line);
+        return lp_fail(p, at,
+                       "unsupported block attributes '%s' (expected [source,LANG] or a role "
+                       "such as [.run])",
+                       line);
     if (lp_parse_roles(p, at, item, a) == -1)
         return -1;
     while (*s) {
         if (lp_attr_item(p, at, &s, item, sizeof(item)) == -1)
             return -1;
         if (strncmp(item, "when=", 5) != 0 || a->when)
-            return lp_fail(p, at, "unsupported attribute '%s' (only a hint takes when=\"...\")", item);
+            return lp_fail(p, at, "unsupported attribute '%s' (only a hint takes when=\"...\")",
+                           item);
         if (!item[5])
             return lp_fail(p, at, "empty when=\"\" condition");
         a->when = strdup(item + 5);

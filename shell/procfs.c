@@ -82,8 +82,11 @@ static void copy_name(const char *value, char *name, size_t size)
     while (*value == ' ' || *value == '\t')
         value++;
     size_t len = strcspn(value, "\n");
-    if (len >= size)
+    if (len >= size) { /* cut, but not inside a UTF-8 character */
         len = size - 1;
+        while (len > 0 && ((unsigned char)value[len] & 0xc0) == 0x80)
+            len--;
+    }
     memcpy(name, value, len);
     name[len] = '\0';
 }
@@ -194,8 +197,15 @@ int procfs_read_status_at(int pid_dirfd, struct procfs_status *out)
         return -1;
     int rc = procfs_parse_status(text, out);
     free(text);
-    if (rc == -1)
-        errno = EINVAL;
+    if (rc == -1) {
+        /* A process being released shows zeros in NSpid (its PIDs are
+         * detached while the directory is still open): if the directory no
+         * longer resolves, the process is gone rather than the file bad. */
+        int fd = openat(pid_dirfd, "status", O_RDONLY | O_CLOEXEC);
+        errno = fd == -1 && (errno == ENOENT || errno == ESRCH) ? ESRCH : EINVAL;
+        if (fd != -1)
+            close(fd);
+    }
     return rc;
 }
 
@@ -280,10 +290,15 @@ int procfs_list_pids(const char *proc_root, pid_t **pids, size_t *count)
         return -1;
     size_t n = 0, cap = 64;
     pid_t *list = malloc(cap * sizeof *list);
-    struct dirent *entry;
-    errno = 0;
-    while (list != NULL && (entry = readdir(dir)) != NULL) {
+    int saved = 0;
+    while (list != NULL) {
         pid_t pid;
+        errno = 0;
+        struct dirent *entry = readdir(dir);
+        if (entry == NULL) {
+            saved = errno; /* 0 at the end of the directory */
+            break;
+        }
         if (pid_from_name(entry->d_name, &pid) == -1)
             continue;
         if (n == cap) {
@@ -298,7 +313,8 @@ int procfs_list_pids(const char *proc_root, pid_t **pids, size_t *count)
         }
         list[n++] = pid;
     }
-    int saved = list == NULL ? ENOMEM : errno;
+    if (list == NULL)
+        saved = ENOMEM;
     closedir(dir);
     if (list == NULL || saved != 0) {
         free(list);

@@ -14,9 +14,9 @@
 
 struct procfs_status {
     char name[64];
-    char state;  /* R, S, T, Z ... ('?' when State is missing or unreadable) */
-    pid_t pid;   /* as the proc root's namespace sees it */
-    pid_t ppid;  /* 0 when the parent is outside that namespace */
+    char state; /* R, S, T, Z ... ('?' when State is missing or unreadable) */
+    pid_t pid;  /* as the proc root's namespace sees it */
+    pid_t ppid; /* 0 when the parent is outside that namespace */
     int nspid_count;
     pid_t nspid[PROCFS_MAX_LEVELS]; /* NSpid: proc root's namespace first, own last */
 };
@@ -102,18 +102,26 @@ void procfs_tree_init(struct procfs_tree *tree, unsigned long long root_inode);
 int procfs_tree_add(struct procfs_tree *tree, const struct procfs_status *status,
                     const unsigned long long *ns_chain, size_t chain_len);
 /* Reads every process of proc_root and builds the tree (NS_GET_PARENT for
- * the ancestry). Returns 0 or -1. */
+ * the ancestry). Returns 0 or -1. Processes that exit while it reads, and
+ * those the caller may not inspect (EACCES: an ordinary user looking at other
+ * users' processes, or a non-dumpable one), are left out: races are normal.
+ * The walk up each chain stops at the proc root's own namespace.
+ * NS_GET_PARENT answers EPERM above the caller's own PID namespace; when only
+ * the proc root's namespace is above that point it is filled in (NSpid says
+ * so), otherwise the read fails with errno EPERM (the proc root is two or
+ * more levels above the caller). ENOTTY: a kernel before 4.9 (no
+ * NS_GET_PARENT). On failure the tree is empty (freeing it is harmless). */
 int procfs_read_tree(const char *proc_root, struct procfs_tree *tree);
-/* Details of procfs_read_tree: processes that exit while it reads, and those
- * the caller may not inspect (EACCES, as an ordinary user looking at other
- * users' processes), are left out: races are normal. The walk up each chain
- * stops at the proc root's own namespace. NS_GET_PARENT answers EPERM above
- * the caller's own PID namespace; when only the proc root's namespace is
- * above that point it is filled in (NSpid says so), otherwise the read fails
- * with errno EPERM (the proc root is two or more levels above the caller).
- * ENOTTY: a kernel before 4.9 (no NS_GET_PARENT). On failure the tree is
- * empty (still to be freed). */
 void procfs_tree_free(struct procfs_tree *tree);
+
+/* The ancestry of a process's PID namespace as the caller may see it:
+ * chain[0] its own (PROC_ROOT/PID/ns/pid), then each parent by
+ * NS_GET_PARENT, up to the caller's own PID namespace, above which the
+ * kernel answers EPERM. Returns 0 with *len inodes, or -1 with errno (ENOENT
+ * or ESRCH: no such process; ENOSPC: more than max; ENOTTY: kernel before
+ * 4.9). For a process outside the caller's subtree, chain is just its own. */
+int procfs_read_pidns_ancestry(const char *proc_root, pid_t pid, unsigned long long *chain,
+                               size_t max, size_t *len);
 
 /* Look-ups in a tree: NULL when absent. */
 const struct procfs_pidns *procfs_tree_find_ns(const struct procfs_tree *tree,
@@ -123,8 +131,8 @@ const struct procfs_process *procfs_tree_find_process(const struct procfs_tree *
 
 /* Text the shell prints as is (malloc'd, NULL when out of memory). The exact
  * formats are documented in procfs_format.c; tests and lessons compare them. */
-char *procfs_format_tree(const struct procfs_tree *tree);  /* the `tree` command */
-char *procfs_format_ps(const struct procfs_tree *tree);    /* the `ps` command */
+char *procfs_format_tree(const struct procfs_tree *tree); /* the `tree` command */
+char *procfs_format_ps(const struct procfs_tree *tree);   /* the `ps` command */
 char *procfs_format_ns_links(const struct procfs_ns_entry *entries, size_t count); /* `ns PID` */
 
 #endif

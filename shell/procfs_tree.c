@@ -71,8 +71,8 @@ static struct procfs_pidns *find_child(const struct procfs_pidns *node, unsigned
  * root, not repeat an inode, and not put a known namespace under a second
  * parent. Returns the index of the first namespace still to be created (-1
  * when all exist) through *first_new, and the deepest existing node. */
-static int check_chain(const struct procfs_tree *tree, const unsigned long long *chain,
-                       size_t len, struct procfs_pidns **deepest, long *first_new)
+static int check_chain(const struct procfs_tree *tree, const unsigned long long *chain, size_t len,
+                       struct procfs_pidns **deepest, long *first_new)
 {
     if (len == 0 || len > PROCFS_MAX_LEVELS || chain[len - 1] != tree->root->inode)
         return -1;
@@ -287,4 +287,35 @@ int procfs_read_tree(const char *proc_root, struct procfs_tree *tree)
         errno = saved;
     }
     return rc;
+}
+
+int procfs_read_pidns_ancestry(const char *proc_root, pid_t pid, unsigned long long *chain,
+                               size_t max, size_t *len)
+{
+    char path[4096];
+    *len = 0;
+    if (snprintf(path, sizeof path, "%s/%d/ns/pid", proc_root, (int)pid) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+    while (fd != -1 && rc == 0) {
+        if (*len == max) {
+            errno = ENOSPC;
+            rc = -1;
+        } else if ((rc = fd_inode(fd, &chain[*len])) == 0) {
+            ++*len;
+            int parent = ioctl(fd, NS_GET_PARENT);
+            if (parent == -1 && errno == EPERM)
+                break; /* the caller's top: its own namespace, or beyond its sight */
+            rc = parent == -1 ? -1 : 0;
+            close(fd);
+            fd = parent;
+        }
+    }
+    int saved = errno;
+    if (fd != -1)
+        close(fd);
+    errno = saved;
+    return fd == -1 && *len == 0 ? -1 : rc;
 }

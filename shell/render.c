@@ -24,9 +24,9 @@
 /* SGR sequences per style; PLAIN and OUTPUT are left in the terminal's own
  * colours (output is the kernel's text, shown as it is). */
 static const char *const style_on[] = {
-    [RENDER_PLAIN] = "",          [RENDER_HEADING] = "\033[1;4m", [RENDER_COMMAND] = "\033[1m",
-    [RENDER_OUTPUT] = "",         [RENDER_NOTE] = "\033[36m",     [RENDER_GOOD] = "\033[32m",
-    [RENDER_BAD] = "\033[1;31m",  [RENDER_VALUE] = RENDER_VALUE_ON,
+    [RENDER_PLAIN] = "",         [RENDER_HEADING] = "\033[1;4m",   [RENDER_COMMAND] = "\033[1m",
+    [RENDER_OUTPUT] = "",        [RENDER_NOTE] = "\033[36m",       [RENDER_GOOD] = "\033[32m",
+    [RENDER_BAD] = "\033[1;31m", [RENDER_VALUE] = RENDER_VALUE_ON,
 };
 
 static int parse_columns(const char *s)
@@ -46,8 +46,8 @@ void render_init(struct render *r, FILE *out, int no_colour)
     struct winsize ws;
 
     r->out = out;
-    r->colour = fd != -1 && isatty(fd) && !no_colour &&
-                (no_color_env == NULL || no_color_env[0] == '\0');
+    r->colour =
+        fd != -1 && isatty(fd) && !no_colour && (no_color_env == NULL || no_color_env[0] == '\0');
     r->width = 0;
     if (fd != -1 && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
         r->width = ws.ws_col;
@@ -93,9 +93,9 @@ static int codepoint_width(int32_t cp)
         {0x20d0, 0x20ff}, {0xfe00, 0xfe0f}, {0xfe20, 0xfe2f},
     };
     static const int32_t wide[][2] = {
-        {0x1100, 0x115f}, {0x2e80, 0x303e}, {0x3041, 0x33ff}, {0x3400, 0x4dbf},
-        {0x4e00, 0x9fff}, {0xa000, 0xa4cf}, {0xac00, 0xd7a3}, {0xf900, 0xfaff},
-        {0xfe30, 0xfe4f}, {0xff00, 0xff60}, {0xffe0, 0xffe6}, {0x1f300, 0x1f64f},
+        {0x1100, 0x115f},   {0x2e80, 0x303e},   {0x3041, 0x33ff}, {0x3400, 0x4dbf},
+        {0x4e00, 0x9fff},   {0xa000, 0xa4cf},   {0xac00, 0xd7a3}, {0xf900, 0xfaff},
+        {0xfe30, 0xfe4f},   {0xff00, 0xff60},   {0xffe0, 0xffe6}, {0x1f300, 0x1f64f},
         {0x1f900, 0x1f9ff}, {0x20000, 0x3fffd},
     };
     for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)
@@ -150,10 +150,12 @@ static void wrap_line(FILE *out, const char *line, size_t n, int width, int inde
             fputc('\n', out);
             col = 0;
         }
-        if (col == 0)
+        if (col == 0) {
             fprintf(out, "%*s", margin, "");
-        else
-            fputc(' ', out), col++;
+        } else {
+            fputc(' ', out);
+            col++;
+        }
         fwrite(line + start, 1, i - start, out);
         col += w;
         while (i < n && is_blank(line[i]))
@@ -219,7 +221,8 @@ static void emit_value(const struct highlighter *h, const char *s, size_t n)
 /* "pid:[4026532412]" and the other namespace link forms: length, or 0. */
 static size_t match_ns_link(const char *s)
 {
-    static const char *const types[] = {"cgroup", "ipc", "mnt", "net", "pid", "time", "user", "uts"};
+    static const char *const types[] = {"cgroup", "ipc",  "mnt",  "net",
+                                        "pid",    "time", "user", "uts"};
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
         size_t n = strlen(types[t]);
         if (strncmp(s, types[t], n) != 0 || s[n] != ':' || s[n + 1] != '[' || !is_digit(s[n + 2]))
@@ -288,12 +291,28 @@ static size_t pid_value_start(const char *s, size_t word_len, int *list)
     return is_digit(s[k]) ? k : 0;
 }
 
+/* A word naming a PID: pid itself, words ending in Pid or PID (PPid,
+ * TracerPid), in _pid (child_pid), and NSpid, ppid, getpid, getppid; not
+ * "rapid" or "stupid". */
+static int is_pid_word(const char *s, size_t w)
+{
+    static const char *const prefixes[] = {"", "p", "ns", "get", "getp"};
+    if (w < 3 || strncasecmp(s + w - 3, "pid", 3) != 0)
+        return 0;
+    if (s[w - 3] == 'P' || (w > 3 && s[w - 4] == '_'))
+        return 1;
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (w - 3 == strlen(prefixes[i]) && strncasecmp(s, prefixes[i], w - 3) == 0)
+            return 1;
+    return 0;
+}
+
 static size_t highlight_pid_context(const struct highlighter *h, const char *s)
 {
     size_t w = 0;
     while (is_word_char(s[w]))
         w++;
-    if (w < 3 || strncasecmp(s + w - 3, "pid", 3) != 0)
+    if (!is_pid_word(s, w))
         return 0;
     int list;
     size_t k = pid_value_start(s, w, &list), end = k;

@@ -13,8 +13,9 @@ char *render_note_clone_pid(pid_t pid_in_parent, pid_t pid_in_child)
     char *note;
     int n;
     if (pid_in_parent == pid_in_child)
-        n = asprintf(&note, "%d is the child's PID in your namespace, and the child sees the same "
-                            "number for itself.",
+        n = asprintf(&note,
+                     "%d is the child's PID in your namespace, and the child sees the same "
+                     "number for itself.",
                      (int)pid_in_parent);
     else
         n = asprintf(&note, "%d is the child's PID in your namespace; in its own it is %d.",

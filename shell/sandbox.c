@@ -32,6 +32,9 @@
 
 #define OLD_ROOT ".pidns-tutor-oldroot"
 
+/* mount(2) ignores the type of a bind mount or a propagation change; "none"
+ * instead of NULL only keeps valgrind from reporting a NULL pointer. */
+
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
     int saved = errno;
@@ -106,7 +109,7 @@ static int bind_entry(const char *name, char *err, size_t errlen)
             return fail(err, errlen, "creating /%s", name);
         close(fd);
     }
-    if (mount(from, name, NULL, MS_BIND | MS_REC, NULL) == -1)
+    if (mount(from, name, "none", MS_BIND | MS_REC, NULL) == -1)
         return fail(err, errlen, "bind-mounting /%s", name);
     return 0;
 }
@@ -133,7 +136,7 @@ static int bind_host_entries(char *err, size_t errlen)
 
 static int build_root(char *err, size_t errlen)
 {
-    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
+    if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) == -1)
         return fail(err, errlen, "making / private (mount MS_REC|MS_PRIVATE)");
     if (mount("pidns-tutor", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64m") == -1)
         return fail(err, errlen, "mounting the lab's tmpfs root");
@@ -152,6 +155,23 @@ static int build_root(char *err, size_t errlen)
     return 0;
 }
 
+/* Fds on the host's mount table and /, opened before we leave: they stay
+ * bound to the host, so the lab can compare the host at exit with the start. */
+static int open_host_fds(int flags, struct sandbox_info *info, char *err, size_t errlen)
+{
+    if (flags & SANDBOX_KEEP_HOST_MOUNTINFO) {
+        info->host_mountinfo_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+        if (info->host_mountinfo_fd == -1)
+            return fail(err, errlen, "opening /proc/self/mountinfo");
+    }
+    if (flags & SANDBOX_KEEP_HOST_ROOT) {
+        info->host_root_fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (info->host_root_fd == -1)
+            return fail(err, errlen, "opening the host's /");
+    }
+    return 0;
+}
+
 int sandbox_enter(int flags, struct sandbox_info *info, char *err, size_t errlen)
 {
     struct sandbox_info local = {.host_mountinfo_fd = -1, .host_root_fd = -1};
@@ -163,23 +183,8 @@ int sandbox_enter(int flags, struct sandbox_info *info, char *err, size_t errlen
     local.outer_gid = getgid();
     local.used_user_namespace = geteuid() != 0 || (flags & SANDBOX_FORCE_USER_NAMESPACE);
     local.failed_step = SANDBOX_STEP_OPEN_HOST;
-    if (flags & SANDBOX_KEEP_HOST_MOUNTINFO) {
-        /* Opened before leaving: the file stays bound to the host's mount
-         * namespace, so the lab can compare the host's mounts at exit. */
-        local.host_mountinfo_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-        if (local.host_mountinfo_fd == -1) {
-            fail(err, errlen, "opening /proc/self/mountinfo");
-            goto failed;
-        }
-    }
-    if (flags & SANDBOX_KEEP_HOST_ROOT) {
-        /* Likewise: lets the lab check at exit that the host's / is as it was. */
-        local.host_root_fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (local.host_root_fd == -1) {
-            fail(err, errlen, "opening the host's /");
-            goto failed;
-        }
-    }
+    if (open_host_fds(flags, &local, err, errlen) == -1)
+        goto failed;
     errno = 0;
     if (local.used_user_namespace) {
         local.failed_step = SANDBOX_STEP_USER_NS;

@@ -3,7 +3,7 @@
  * In a sandbox (examples_support.h), as root and as nobody: the article's
  * /procK listings and the one process with five PIDs; a run to completion
  * deeper than 9 levels; COMMAND's exit status; ENOSPC when we are deeper
- * than /proc shows; SIGTERM and SIGINT ending every namespace; bad N. After
+ * than /proc shows; SIGTERM, SIGINT, SIGHUP ending every namespace; bad N. After
  * each: no /procK mount, no /procK directory, no process in the namespaces.
  */
 #include "examples_support.h"
@@ -14,8 +14,8 @@ static bool nothing_left(char **why)
     char *mounts = ex_procn_mounts(), *dirs = NULL;
     tl_sh("ls -d /proc[0-9]* 2>/dev/null", &dirs);
     bool clean = mounts != NULL && mounts[0] == '\0' && dirs != NULL && dirs[0] == '\0';
-    if (asprintf(why, "mounts: [%s] directories: [%s]", mounts ? mounts : "?",
-                 dirs ? dirs : "?") == -1)
+    if (asprintf(why, "mounts: [%s] directories: [%s]", mounts ? mounts : "?", dirs ? dirs : "?") ==
+        -1)
         *why = NULL;
     free(mounts);
     free(dirs);
@@ -35,6 +35,7 @@ static int multi_five_observations(void *arg)
                          "Mounting procfs at /proc2\nMounting procfs at /proc1\n"
                          "Mounting procfs at /proc0\nFinal child sleeping\n") == 0,
            "got:\n%s", r.out);
+    EXPECT(ex_wait_for_name("/proc0/1/status", "sleep"), "the last child never ran sleep");
     /* Each level down sees one process fewer: PIDs 1..k+1 in /procK. */
     for (int k = 4; k >= 0; k--) {
         int len = 0;
@@ -72,8 +73,7 @@ static int multi_five_observations(void *arg)
     int status = ex_finish(&r, 5000);
     EXPECT(status == 128 + stop_signal, "exit status %d, output:\n%s", status, r.out);
     EXPECT(nothing_left(&why), "left behind: %s", why);
-    for (int k = 0; k < 5; k++)
-        EXPECT(ex_count_in_pidns(ns[k]) == 0, "processes left in %s", ns[k]);
+    EXPECT(ex_no_process_left(), "a process of the example outlived it");
 out:
     ex_abandon(&r);
     free(out);
@@ -97,6 +97,14 @@ static void test_multi_five_levels_then_sigint_leaves_nothing(void **state)
     ex_run_test(multi_five_observations, &sig, false);
 }
 
+static void test_multi_five_levels_then_sighup_leaves_nothing(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    int sig = SIGHUP;
+    ex_run_test(multi_five_observations, &sig, false);
+}
+
 static void test_multi_five_levels_as_nobody(void **state)
 {
     (void)state;
@@ -115,14 +123,15 @@ static int multi_twelve_true(void *arg)
     struct ex_run r = {.pid = 0};
 
     for (int k = 11; k >= 0; k--)
-        len += snprintf(expect + len, sizeof expect - (size_t)len, "Mounting procfs at /proc%d\n",
-                        k);
+        len +=
+            snprintf(expect + len, sizeof expect - (size_t)len, "Mounting procfs at /proc%d\n", k);
     snprintf(expect + len, sizeof expect - (size_t)len, "Final child running true\n");
     EXPECT(ex_start(&r, (char *[]){"/ex/multi_pidns", "12", "true", NULL}) == 0, "fork");
     int status = ex_finish(&r, 10000);
     EXPECT(status == 0, "exit status %d, output:\n%s", status, r.out);
     EXPECT(strcmp(r.out, expect) == 0, "got:\n%s", r.out);
     EXPECT(nothing_left(&why), "left behind: %s", why);
+    EXPECT(ex_no_process_left(), "a process of the example outlived it");
 out:
     ex_abandon(&r);
     free(why);
@@ -152,8 +161,7 @@ static int multi_command_status(void *arg)
     EXPECT(nothing_left(&why), "left behind: %s", why);
 
     EXPECT(mkdir("/proc1", 0555) == 0, "mkdir /proc1: %s", strerror(errno));
-    EXPECT(ex_start(&r, (char *[]){"/ex/multi_pidns", "2", "/nonexistent/cmd", NULL}) == 0,
-           "fork");
+    EXPECT(ex_start(&r, (char *[]){"/ex/multi_pidns", "2", "/nonexistent/cmd", NULL}) == 0, "fork");
     status = ex_finish(&r, 5000);
     EXPECT(status == 127, "exit status %d, output:\n%s", status, r.out);
     EXPECT(strstr(r.out, "multi_pidns: execvp /nonexistent/cmd: No such file or directory\n"),
@@ -221,9 +229,12 @@ static void test_multi_bad_arguments_leave_nothing(void **state)
         {"/ex/multi_pidns 99999999999999999999", "N=99999999999999999999 is too deep"},
         {"/ex/multi_pidns 33", "N can be at most 32"},
         /* one level down, as /proc shows: NSpid has two PIDs */
-        {"unshare --pid --fork /ex/multi_pidns 32", "we are already 1 down, so N can be at most 31"},
+        {"unshare --pid --fork /ex/multi_pidns 32",
+         "we are already 1 down, so N can be at most 31"},
         {"touch /proc2 && /ex/multi_pidns 3; rc=$?; rm /proc2; exit $rc",
          "/proc2 exists and is not a directory"},
+        {"mount -o remount,ro / && /ex/multi_pidns 3; rc=$?; mount -o remount,rw /; exit $rc",
+         "cannot create /proc0: / is not writable"},
         {NULL, NULL},
     };
     ex_run_test(bad_arguments, (void *)cases, false);
@@ -234,6 +245,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_multi_five_levels_then_sigterm_leaves_nothing),
         cmocka_unit_test(test_multi_five_levels_then_sigint_leaves_nothing),
+        cmocka_unit_test(test_multi_five_levels_then_sighup_leaves_nothing),
         cmocka_unit_test(test_multi_five_levels_as_nobody),
         cmocka_unit_test(test_multi_twelve_levels_names_and_exits_zero),
         cmocka_unit_test(test_multi_passes_command_exit_status_up),

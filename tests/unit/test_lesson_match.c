@@ -15,10 +15,12 @@
 static void test_number_placeholder_matches_digits_only(void **state)
 {
     (void)state;
-    assert_true(lesson_output_matches("PID returned by clone(): {N}",
-                                      "PID returned by clone(): 27656\n"));
-    assert_false(lesson_output_matches("PID returned by clone(): {N}", "PID returned by clone(): \n"));
-    assert_false(lesson_output_matches("PID returned by clone(): {N}", "PID returned by clone(): x1\n"));
+    assert_true(
+        lesson_output_matches("PID returned by clone(): {N}", "PID returned by clone(): 27656\n"));
+    assert_false(
+        lesson_output_matches("PID returned by clone(): {N}", "PID returned by clone(): \n"));
+    assert_false(
+        lesson_output_matches("PID returned by clone(): {N}", "PID returned by clone(): x1\n"));
     assert_true(lesson_output_matches("pid:[{N}]", "pid:[4026532412]"));
     assert_false(lesson_output_matches("pid:[{N}]", "net:[4026532412]"));
 }
@@ -33,13 +35,15 @@ static void test_ps_columns_of_any_width_match(void **state)
                          "  27655   27090 T    pidns_init_sleep /proc2\n"
                          "    656     655 S\tsleep 600   \n\n\n";
     assert_true(lesson_output_matches(pattern, output));
-    assert_false(lesson_output_matches(pattern, "PID PPID STAT CMD\n1 0 T pidns_init_sleep /proc2\n"));
+    assert_false(
+        lesson_output_matches(pattern, "PID PPID STAT CMD\n1 0 T pidns_init_sleep /proc2\n"));
 }
 
 static void test_any_text_placeholder_stays_within_a_line(void **state)
 {
     (void)state;
-    assert_true(lesson_output_matches("/proc0/1/status:Name:{*}sleep", "/proc0/1/status:Name:\tsleep"));
+    assert_true(
+        lesson_output_matches("/proc0/1/status:Name:{*}sleep", "/proc0/1/status:Name:\tsleep"));
     assert_true(lesson_output_matches("a{*}", "a"));
     assert_false(lesson_output_matches("a{*}b", "a\nb"));
     assert_true(lesson_output_matches("{*}{*}{*}x", "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyx"));
@@ -53,7 +57,8 @@ static void test_ellipsis_line_stands_for_any_lines(void **state)
     assert_true(lesson_output_matches(pattern, "first\na\nb\nc\nlast\n"));
     assert_false(lesson_output_matches(pattern, "first\na\nlast\nextra\n"));
     assert_true(lesson_output_matches("...", ""));
-    assert_true(lesson_output_matches("...\nMounting procfs at /proc2\n...", "x\nMounting procfs at /proc2\n"));
+    assert_true(lesson_output_matches("...\nMounting procfs at /proc2\n...",
+                                      "x\nMounting procfs at /proc2\n"));
 }
 
 static void test_whole_lines_must_match_and_nothing_extra(void **state)
@@ -72,12 +77,16 @@ static void test_whole_lines_must_match_and_nothing_extra(void **state)
 static void test_unordered_expect_accepts_any_order(void **state)
 {
     (void)state;
-    struct lesson_block b = {.type = LESSON_EXPECT, .unordered = 1,
+    struct lesson_block b = {.type = LESSON_EXPECT,
+                             .unordered = 1,
                              .text = "PID returned by clone(): {N}\nchildFunc(): PID = 1\n"};
-    assert_true(lesson_block_output_matches(&b, "childFunc(): PID = 1\nPID returned by clone(): 9\n"));
-    assert_true(lesson_block_output_matches(&b, "PID returned by clone(): 9\nchildFunc(): PID = 1\n"));
+    assert_true(
+        lesson_block_output_matches(&b, "childFunc(): PID = 1\nPID returned by clone(): 9\n"));
+    assert_true(
+        lesson_block_output_matches(&b, "PID returned by clone(): 9\nchildFunc(): PID = 1\n"));
     assert_false(lesson_block_output_matches(&b, "PID returned by clone(): 9\n"));
-    assert_false(lesson_block_output_matches(&b, "childFunc(): PID = 1\nPID returned by clone(): 9\nmore\n"));
+    assert_false(lesson_block_output_matches(
+        &b, "childFunc(): PID = 1\nPID returned by clone(): 9\nmore\n"));
     b.text = "{*}\n1\n";
     /* each pattern line takes a different output line, found even when the
      * first choice would steal the only "1" */

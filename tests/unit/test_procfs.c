@@ -131,16 +131,19 @@ static void test_status_names_kept_escaped_and_cut(void **state)
     parse_fixture("status/name-long", &st);
     assert_int_equal(strlen(st.name), sizeof st.name - 1);
     assert_memory_equal(st.name, "rcu_exp_par_gp_kthread_worker/0_", 32);
+    /* 62 bytes and a two-byte character: cut before the character, not in it. */
+    parse_fixture("status/name-utf8-cut", &st);
+    assert_int_equal(strlen(st.name), 62);
 }
 
 static void test_status_malformed_files_are_rejected(void **state)
 {
     (void)state;
     static const char *const bad[] = {
-        "empty",          "no-pid",         "no-ppid",        "no-name",
-        "empty-name",     "pid-not-number", "pid-zero",       "pid-trailing-junk",
-        "pid-overflow",   "ppid-negative",  "nspid-mismatch", "nspid-empty",
-        "nspid-garbage",  "nspid-zero",     "nspid-too-many", "binary",
+        "empty",         "no-pid",         "no-ppid",        "no-name",
+        "empty-name",    "pid-not-number", "pid-zero",       "pid-trailing-junk",
+        "pid-overflow",  "ppid-negative",  "nspid-mismatch", "nspid-empty",
+        "nspid-garbage", "nspid-zero",     "nspid-too-many", "binary",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char name[64];
@@ -246,6 +249,8 @@ static void test_ns_links_of_a_process_sorted_and_formatted(void **state)
     assert_int_equal(errno, ENOENT);
 }
 
+/* The fixture root also holds self, sys, 01, 1x, -5, 4294967296 and
+ * 99999999999999999999: none is a PID, and none is an error. */
 static void test_list_pids_only_numbers_sorted(void **state)
 {
     (void)state;
@@ -348,8 +353,9 @@ static struct procfs_status make_status(const char *name, char state, pid_t ppid
     return st;
 }
 
-#define CHAIN(...) (const unsigned long long[]){__VA_ARGS__}, \
-    sizeof((const unsigned long long[]){__VA_ARGS__}) / sizeof(unsigned long long)
+#define CHAIN(...)                                                                                 \
+    (const unsigned long long[]){__VA_ARGS__},                                                     \
+        sizeof((const unsigned long long[]){__VA_ARGS__}) / sizeof(unsigned long long)
 
 /* The article's multi_pidns 5: one process per level, 5 levels below the root. */
 static void build_five_deep(struct procfs_tree *t)
@@ -495,7 +501,8 @@ static void test_format_tree_text(void **state)
     struct procfs_status init = make_status("sleep", 'S', 27655, 2, 27656, 1);
     struct procfs_status zombie = make_status("true", 'Z', 27656, 3, 27658, 2, 1);
     struct procfs_status other = make_status("sh", 'S', 27090, 2, 27700, 1);
-    assert_int_equal(procfs_tree_add(&t, &zombie, CHAIN(4026532413ULL, 4026532412ULL, 4026531836ULL)), 0);
+    assert_int_equal(
+        procfs_tree_add(&t, &zombie, CHAIN(4026532413ULL, 4026532412ULL, 4026531836ULL)), 0);
     assert_int_equal(procfs_tree_add(&t, &init, CHAIN(4026532412ULL, 4026531836ULL)), 0);
     assert_int_equal(procfs_tree_add(&t, &top, CHAIN(4026531836ULL)), 0);
     assert_int_equal(procfs_tree_add(&t, &other, CHAIN(4026532500ULL, 4026531836ULL)), 0);
@@ -510,12 +517,12 @@ static void test_format_tree_text(void **state)
                               "    `-- 1 sh (NSpid: 27700 1)\n");
     free(text);
     text = procfs_format_ps(&t);
-    assert_string_equal(text,
-        "    PID    PPID S LEVEL PIDNS              NSPID          NAME\n"
-        "  27655   27090 T     0 pid:[4026531836]   27655          pidns_init_slee\n"
-        "  27656   27655 S     1 pid:[4026532412]   27656 1        sleep\n"
-        "  27658   27656 Z     2 pid:[4026532413]   27658 2 1      true\n"
-        "  27700   27090 S     1 pid:[4026532500]   27700 1        sh\n");
+    assert_string_equal(
+        text, "    PID    PPID S LEVEL PIDNS              NSPID          NAME\n"
+              "  27655   27090 T     0 pid:[4026531836]   27655          pidns_init_slee\n"
+              "  27656   27655 S     1 pid:[4026532412]   27656 1        sleep\n"
+              "  27658   27656 Z     2 pid:[4026532413]   27658 2 1      true\n"
+              "  27700   27090 S     1 pid:[4026532500]   27700 1        sh\n");
     free(text);
     procfs_tree_free(&t);
 }

@@ -1,0 +1,47 @@
+#!/bin/sh
+# lessons_auto_all.sh: the real lessons, taken unattended by the real shell
+# (--auto all): every command runs, every [.expect] matches this kernel's
+# output, every exercise's solution makes its check pass; by both routes
+# (root, and the user-namespace route a learner without root takes); and the
+# host is left as it was.
+set -u
+O=${PIDNS_TUTOR_BUILD:-build}
+TUTOR=$O/pidns-tutor
+if [ ! -x "$TUTOR" ]; then
+    echo "FAIL $TUTOR is not built (make first)"
+    exit 1
+fi
+scratch=$(mktemp -d /tmp/pidns-tutor-lessons.XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+export XDG_STATE_HOME="$scratch/state" NO_COLOR=1
+fails=0
+count=$(ls lessons/[0-9]*-*.adoc | wc -l)
+
+run_route() { # $1 = name, then options
+    name=$1
+    shift
+    before=$(grep -cE ' /proc[0-9]+ ' /proc/self/mountinfo)
+    timeout -s KILL 300 "$TUTOR" "$@" --auto all --lessons lessons </dev/null >"$scratch/$name.out" 2>&1
+    rc=$?
+    after=$(grep -cE ' /proc[0-9]+ ' /proc/self/mountinfo)
+    if [ $rc -eq 0 ] && grep -q -- "--auto: $count lesson(s) run, 0 failed" "$scratch/$name.out" &&
+        grep -q "host unchanged" "$scratch/$name.out" && [ "$before" = "$after" ]; then
+        echo "ok   --auto all, $name: $count lessons passed, host unchanged"
+    else
+        echo "FAIL --auto all, $name (exit status $rc); the failing steps:"
+        grep -E 'FAILED|not what the lesson expected|failed' "$scratch/$name.out" | head -20
+        fails=$((fails + 1))
+    fi
+}
+
+if [ "$(id -u)" -eq 0 ]; then
+    run_route root
+    run_route user-namespace --user-namespace
+else
+    run_route "unprivileged (uid $(id -u))"
+fi
+if ls -d /proc[0-9]* >/dev/null 2>&1; then
+    echo "FAIL a /procN directory was left on the host"
+    fails=$((fails + 1))
+fi
+[ $fails -eq 0 ]

@@ -1,0 +1,326 @@
+/* test_lab.c: the lab as root: the article's paths, jobs, live output and
+ * exit statuses, cleanup in the middle of a run, the verdict on the host.
+ * (Crashes and concurrency: test_lab_crash.c; nobody, nsenter and the
+ * diagnosis: test_lab_user.c; Ctrl-C: test_lab_signals.c.) */
+#include "lab_support.h"
+#include "lab_internal.h"
+#include "sandbox.h"
+
+#include <sys/mount.h>
+
+static int article_paths(void *arg)
+{
+    (void)arg;
+    int failed = 0, status = -1, job = 0, code;
+    struct lab *lab = lt_open(0);
+    const struct lab_job *jobs;
+    char cmd[256], *text = NULL;
+    EXPECT(lab != NULL, "a lab");
+    EXPECT(lab_start(lab, "pidns_init_sleep /proc2", 1, &status, &job) == 1, "a job");
+    EXPECT(strcmp(lt_capture(lab, "ls -d /proc2/[1-9]*", NULL), "/proc2/1\n") == 0, "only 1");
+    const char *st = lt_capture(lab, "cat /proc2/1/status", NULL);
+    EXPECT(strstr(st, "Name:\tsleep\n") && strstr(st, "\nPid:\t1\n") && strstr(st, "\nPPid:\t0\n"),
+           "the namespace's init is sleep, PID 1, parent 0:\n%s", st);
+    st = lt_capture(lab, "grep -H 'Name:.*sleep' /proc?/[1-9]*/status", &code);
+    EXPECT(code == 0 && strcmp(st, "/proc2/1/status:Name:\tsleep\n") == 0, "grep: %s", st);
+    /* The job is the example itself, with its PID in both namespaces. */
+    EXPECT(lab_jobs(lab, &jobs) == 1 && jobs[0].running && jobs[0].lab_pid > 1, "one job");
+    snprintf(cmd, sizeof cmd, "ps -C sleep -C pidns_init_sleep -o pid=,ppid=,comm=");
+    st = lt_capture(lab, cmd, NULL);
+    /* comm is cut at 15 characters */
+    snprintf(cmd, sizeof cmd, "%d 2 pidns_init_slee\n%d %d sleep\n", (int)jobs[0].lab_pid,
+             (int)jobs[0].lab_pid + 1, (int)jobs[0].lab_pid);
+    char *squeezed = strdup(st), *w = squeezed;
+    for (const char *r = st; *r; r++) /* collapse ps's column padding */
+        if (!(*r == ' ' && (w == squeezed || w[-1] == ' ' || w[-1] == '\n')))
+            *w++ = *r;
+    *w = '\0';
+    EXPECT(strstr(squeezed, cmd) != NULL, "ps in the lab shows the job and its child:\n%s", st);
+    free(squeezed);
+    snprintf(cmd, sizeof cmd, "/proc/%d/status", (int)jobs[0].pid);
+    text = lab_read_file(AT_FDCWD, cmd, 1 << 16);
+    snprintf(cmd, sizeof cmd, "\t%d\n", (int)jobs[0].lab_pid);
+    EXPECT(text != NULL && strstr(text, "Name:\tpidns_init_slee") && strstr(text, cmd),
+           "the shell-side PID %d is the example, NSpid ending in its lab PID", (int)jobs[0].pid);
+    /* /proc in the lab is the lab's namespace, the examples' parent. */
+    EXPECT(strcmp(lt_capture(lab, "cat /proc/1/comm", NULL), "lab-init\n") == 0, "PID 1 is the keeper");
+    free(text);
+    text = lab_read_file(AT_FDCWD, lab_path(lab, "/proc2/1/status"), 1 << 16);
+    EXPECT(text != NULL && strstr(text, "Name:\tsleep"), "lab_path() reaches the lab's /proc2");
+out:
+    free(text);
+    return failed;
+}
+
+static void test_article_paths_work_in_the_lab(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    LT_REQUIRE_EXAMPLE("pidns_init_sleep");
+    struct tl_host_snapshot before;
+    tl_host_snapshot(&before);
+    lt_assert_holder_passed(lt_run_holder(article_paths, NULL, 0, 30));
+    assert_int_equal(access("/proc2", F_OK), -1);
+    lt_assert_host_unchanged(&before);
+    tl_host_snapshot_free(&before);
+}
+
+static int examples_first(void *arg)
+{
+    (void)arg;
+    int failed = 0;
+    char want[PATH_MAX + 32];
+    struct lab *lab = lt_open(0);
+    EXPECT(lab != NULL, "a lab");
+    snprintf(want, sizeof want, "%s:", lt_examples);
+    const char *path = lt_capture(lab, "echo $PATH", NULL);
+    EXPECT(strncmp(path, want, strlen(want)) == 0, "PATH starts with the examples: %s", path);
+    snprintf(want, sizeof want, "%s/pidns_init_sleep\n", lt_examples);
+    const char *found = lt_capture(lab, "command -v pidns_init_sleep", NULL);
+    EXPECT(strcmp(found, want) == 0, "the bundled example is found first: %s", found);
+out:
+    return failed;
+}
+
+static void test_examples_dir_comes_first_on_path(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    LT_REQUIRE_EXAMPLE("pidns_init_sleep");
+    lt_assert_holder_passed(lt_run_holder(examples_first, NULL, 0, 30));
+}
+
+static int statuses_and_output(void *arg)
+{
+    (void)arg;
+    int failed = 0, status = -1, job = 0, out_pipe[2], err_pipe[2];
+    char buf[256];
+    struct lab *lab = lt_open(0);
+    EXPECT(lab != NULL, "a lab");
+    EXPECT(pipe(out_pipe) == 0 && pipe(err_pipe) == 0, "pipes");
+    EXPECT(lab_run(lab, "echo to-out; echo to-err >&2; exit 7", out_pipe[1], err_pipe[1]) == 7,
+           "lab_run returns the exit status");
+    ssize_t n = read(out_pipe[0], buf, sizeof buf - 1);
+    buf[n > 0 ? n : 0] = '\0';
+    EXPECT(strcmp(buf, "to-out\n") == 0, "stdout: %s", buf);
+    n = read(err_pipe[0], buf, sizeof buf - 1);
+    buf[n > 0 ? n : 0] = '\0';
+    EXPECT(strcmp(buf, "to-err\n") == 0, "stderr: %s", buf);
+    EXPECT(lab_run(lab, "kill -TERM $$", 1, 2) == 128 + SIGTERM, "128+N for a signal");
+    double t0 = lt_now();
+    EXPECT(lab_start(lab, "echo quick; exit 3", out_pipe[1], &status, &job) == 0 && status == 3,
+           "a command that ends is not a job (status %d)", status);
+    EXPECT(lt_now() - t0 < 0.25, "and lab_start() returns as soon as it ends");
+    n = read(out_pipe[0], buf, sizeof buf - 1);
+    buf[n > 0 ? n : 0] = '\0';
+    EXPECT(strcmp(buf, "quick\n") == 0, "its output came through: %s", buf);
+    /* A job's output keeps coming after lab_start() returned. */
+    EXPECT(lab_start(lab, "sleep 0.5; echo later; sleep 100", out_pipe[1], &status, &job) == 1,
+           "a job");
+    EXPECT(lt_read_line(out_pipe[0], buf, sizeof buf, 3) == 0 && strcmp(buf, "later") == 0,
+           "live output of a background job: %s", buf);
+    /* A finished job stays listed, not running, until cleanup. */
+    EXPECT(lab_start(lab, "sleep 0.6", out_pipe[1], &status, &job) == 1, "a second job");
+    usleep(800000);
+    const struct lab_job *jobs;
+    EXPECT(lab_jobs(lab, &jobs) == 2 && jobs[0].running && !jobs[1].running && jobs[1].id == 2,
+           "jobs listed with their state");
+    EXPECT(lab_cleanup(lab, NULL) >= 1, "cleanup");
+    EXPECT(lab_jobs(lab, &jobs) == 0, "no job after cleanup");
+out:
+    return failed;
+}
+
+static void test_run_and_start_report_status_and_live_output(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    lt_assert_holder_passed(lt_run_holder(statuses_and_output, NULL, 0, 30));
+}
+
+static int count_lines(const char *text)
+{
+    int n = 0;
+    for (; *text; text++)
+        n += *text == '\n';
+    return n;
+}
+
+static int cleanup_mid_run(void *arg)
+{
+    (void)arg;
+    int failed = 0, status, job;
+    char cmd[256], mountinfo[64], *report_text = NULL, *mounts_before = NULL, *mounts_after = NULL;
+    size_t report_len = 0;
+    FILE *report = open_memstream(&report_text, &report_len);
+    struct lab *lab = lt_open(0);
+    EXPECT(lab != NULL && report != NULL, "a lab");
+    snprintf(mountinfo, sizeof mountinfo, "/proc/%d/mountinfo", (int)lab_keeper_pid(lab));
+    mounts_before = lab_read_file(AT_FDCWD, mountinfo, 1 << 20);
+    char *root_before = strdup(lt_capture(lab, "ls -a /", NULL));
+    for (int round = 0; round < 2; round++) {
+        lt_nested_command(cmd, sizeof cmd, 2, 100);
+        EXPECT(lab_start(lab, cmd, 1, &status, &job) == 1, "job 1");
+        lt_nested_command(cmd, sizeof cmd, 3, 100);
+        EXPECT(lab_start(lab, cmd, 1, &status, &job) == 1, "job 2");
+        EXPECT(lab_run(lab, "mkdir -p /lab-scratch/sub && mount -t tmpfs none /mnt", 1, 2) == 0,
+               "a directory and a mount of another kind");
+        /* A learner's slip: a nested namespace's procfs on the lab's /proc. */
+        EXPECT(lab_start(lab, "unshare -p -f sh -c 'mount -t proc proc /proc && echo over && "
+                              "exec sleep 100'", 1, &status, &job) == 1, "job 3");
+        EXPECT(strcmp(lt_capture(lab, "cat /proc/1/cmdline", NULL), "sleep") == 0,
+               "the lab's /proc now shows the nested namespace");
+        /* The shell's own helper (a pager, an output relay) is not the lab's. */
+        pid_t relay = fork();
+        if (relay == 0) {
+            pause();
+            _exit(0);
+        }
+        char status_path[64];
+        pid_t ppid, relay_lab_pid = -1;
+        snprintf(status_path, sizeof status_path, "/proc/%d/status", (int)relay);
+        char *relay_status = lab_read_file(AT_FDCWD, status_path, 1 << 16);
+        EXPECT(relay_status && lab_parse_ppid_nspid(relay_status, &ppid, &relay_lab_pid) == 0, "a relay");
+        free(relay_status);
+        rewind(report);
+        int removed = lab_cleanup(lab, report);
+        int relay_alive = waitpid(relay, NULL, WNOHANG) == 0;
+        kill(relay, SIGKILL);
+        waitpid(relay, NULL, 0);
+        EXPECT(relay_alive, "cleanup leaves the shell's own children alone");
+        fflush(report);
+        EXPECT(removed >= 3 + 3 + 4 + 3, "each thing removed is counted: %d\n%s", removed, report_text);
+        const char *want[] = {"stopped job [1] unshare", "stopped job [2] unshare",
+                              "stopped job [3] unshare", "unmounted /proc (proc)",
+                              "stopped process", "unmounted /proc2 (proc)",
+                              "unmounted /proc3 (proc)", "unmounted /mnt (tmpfs)",
+                              "removed directory /proc2", "removed directory /proc3",
+                              "removed directory /lab-scratch"};
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+            EXPECT(strstr(report_text, want[i]) != NULL, "report says %s:\n%s", want[i], report_text);
+        EXPECT(count_lines(report_text) == removed, "one line per thing:\n%s", report_text);
+        /* As fresh as at open: only the keeper, its mounts, its root. */
+        EXPECT(lt_count_pids(lab_path(lab, "/proc"), relay_lab_pid) == 1, "only the keeper is left");
+        free(mounts_after);
+        mounts_after = lab_read_file(AT_FDCWD, mountinfo, 1 << 20);
+        EXPECT(mounts_before && mounts_after && strcmp(mounts_before, mounts_after) == 0,
+               "the keeper's mounts are those of the start:\n%s", mounts_after);
+        EXPECT(strcmp(lt_capture(lab, "ls -a /", NULL), root_before) == 0, "same / as at start");
+        const struct lab_job *jobs;
+        EXPECT(lab_jobs(lab, &jobs) == 0, "no jobs");
+    }
+out:
+    if (report != NULL)
+        fclose(report);
+    free(report_text);
+    free(mounts_before);
+    free(mounts_after);
+    return failed;
+}
+
+static void test_cleanup_mid_run_leaves_the_lab_fresh(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    struct tl_host_snapshot before;
+    tl_host_snapshot(&before);
+    lt_assert_holder_passed(lt_run_holder(cleanup_mid_run, NULL, 0, 30));
+    lt_assert_host_unchanged(&before);
+    tl_host_snapshot_free(&before);
+}
+
+static int close_unchanged(void *arg)
+{
+    (void)arg;
+    int failed = 0, status, job;
+    char cmd[256], *text = NULL;
+    size_t len = 0;
+    FILE *report = open_memstream(&text, &len);
+    struct lab *lab = lt_open(0);
+    EXPECT(lab != NULL && report != NULL, "a lab");
+    lt_nested_command(cmd, sizeof cmd, 2, 100);
+    EXPECT(lab_start(lab, cmd, 1, &status, &job) == 1, "a job");
+    /* The detector behind the verdict sees the lab while it lives. */
+    EXPECT(lab_find_survivors(lab, NULL) >= 3, "keeper, runner, job, nested init");
+    /* A child of the shell that the shell never reaps (a pager, an output
+     * relay) must not hold up the end of the lab's init. */
+    pid_t pager = fork();
+    if (pager == 0) {
+        pause();
+        _exit(0);
+    }
+    double t0 = lt_now();
+    EXPECT(lab_close(lab, report) == 0, "unchanged");
+    EXPECT(lt_now() - t0 < 0.5, "closed in %.0f ms", (lt_now() - t0) * 1000);
+    fflush(report);
+    EXPECT(strstr(text, "host unchanged\n") != NULL, "the verdict:\n%s", text);
+out:
+    if (report != NULL)
+        fclose(report);
+    free(text);
+    return failed;
+}
+
+static void test_close_says_host_unchanged(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    lt_assert_holder_passed(lt_run_holder(close_unchanged, NULL, 0, 30));
+}
+
+/* The "host" here is a private sandbox of the holder, so that the test can
+ * change it without touching the real host: a sibling process mounts a tmpfs
+ * and makes a directory there while the lab is open. */
+static int close_changed(void *arg)
+{
+    (void)arg;
+    int failed = 0, go[2], done[2];
+    char err[256], byte, *text = NULL;
+    size_t len = 0;
+    FILE *report = open_memstream(&text, &len);
+    struct lab *lab = NULL;
+    EXPECT(report && sandbox_enter(0, NULL, err, sizeof err) == 0 && pipe(go) == 0 && pipe(done) == 0,
+           "a private host: %s", err);
+    pid_t sibling = fork();
+    if (sibling == 0) {
+        if (read(go[0], &byte, 1) == 1 && mount("none", "/mnt", "tmpfs", 0, NULL) == 0 &&
+            mkdir("/verdict-test-dir", 0755) == 0)
+            (void)!write(done[1], "d", 1);
+        _exit(0);
+    }
+    lab = lt_open(0);
+    EXPECT(lab != NULL, "a lab");
+    EXPECT(write(go[1], "g", 1) == 1 && read(done[0], &byte, 1) == 1, "the host changed");
+    EXPECT(lab_close(lab, report) == 1, "changed");
+    lab = NULL;
+    fflush(report);
+    EXPECT(strstr(text, "host changed: new in the mount table: /mnt (tmpfs none)") != NULL &&
+               strstr(text, "host changed: new in /: verdict-test-dir") != NULL &&
+               strstr(text, "host unchanged") == NULL,
+           "each difference named:\n%s", text);
+out:
+    if (report != NULL)
+        fclose(report);
+    free(text);
+    return failed;
+}
+
+static void test_close_names_each_difference_on_the_host(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    lt_assert_holder_passed(lt_run_holder(close_changed, NULL, 0, 30));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_article_paths_work_in_the_lab),
+        cmocka_unit_test(test_examples_dir_comes_first_on_path),
+        cmocka_unit_test(test_run_and_start_report_status_and_live_output),
+        cmocka_unit_test(test_cleanup_mid_run_leaves_the_lab_fresh),
+        cmocka_unit_test(test_close_says_host_unchanged),
+        cmocka_unit_test(test_close_names_each_difference_on_the_host),
+    };
+    return cmocka_run_group_tests(tests, lt_setup, lt_teardown);
+}
