@@ -80,12 +80,12 @@ int cmd_run(struct shell *sh, int argc, char **argv)
     }
     if (!need_lab(sh))
         return SHELL_ERROR;
-    /* exec: the example itself is the job, not a shell waiting for it. */
-    snprintf(line, sizeof line, "exec %s", argv[1]);
+    /* A plain program call: the lab execs it, so the example is the job. */
+    snprintf(line, sizeof line, "%s", argv[1]);
     for (int i = 2; i < argc; i++)
         if (append_quoted(line, sizeof line, argv[i]) == -1)
             return command_usage_of(sh, "run");
-    int status = tutor_run_shown(sh, line + 5, line, 1, NULL);
+    int status = tutor_run_command(sh, line, 1, NULL);
     if (status != 0 && status != 130)
         render_textf(&sh->render, RENDER_BAD, "(%s exited with status %d)", argv[1], status);
     return status == 0 ? SHELL_OK : SHELL_ERROR;

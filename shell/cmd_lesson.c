@@ -3,6 +3,7 @@
  */
 #include "cmd.h"
 #include "commands.h"
+#include "doctor.h"
 #include "lab.h"
 #include "lesson.h"
 #include "tee.h"
@@ -10,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 static int need_lesson(const struct shell *sh)
 {
@@ -59,6 +61,14 @@ int cmd_lesson(struct shell *sh, int argc, char **argv)
     }
     tutor_enter(sh, index, step);
     render_textf(&sh->render, RENDER_HEADING, "Lesson %d: %s", l->number, l->title);
+    struct utsname u;
+    if (l->kernel != NULL && uname(&u) == 0) {
+        int major = 0, minor = 0;
+        if (sscanf(l->kernel, "%d.%d", &major, &minor) == 2 &&
+            !doctor_kernel_at_least(u.release, major, minor))
+            shell_warn(sh, "this lesson needs Linux %s or later, this is %s: some steps may "
+                           "fail (pidns-tutor --doctor says more)", l->kernel, u.release);
+    }
     if (step > 0)
         render_textf(&sh->render, RENDER_NOTE, "(resuming at step %d)", step + 1);
     else if (l->summary != NULL)

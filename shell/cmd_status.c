@@ -18,8 +18,6 @@ static void list_jobs(struct shell *sh)
         render_text(&sh->render, RENDER_PLAIN, "Nothing runs in the background.");
     for (size_t i = 0; i < n; i++) {
         const char *command = jobs[i].command;
-        if (strncmp(command, "exec ", 5) == 0) /* how `run` starts an example */
-            command += 5;
         render_textf(&sh->render, RENDER_PLAIN, "[%d] %-8s PID %d in the lab (%d outside)  %s",
                      jobs[i].id, jobs[i].running ? "running" : "ended", (int)jobs[i].lab_pid,
                      (int)jobs[i].pid, command);

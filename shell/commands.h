@@ -6,6 +6,7 @@
 #define PIDNS_TUTOR_COMMANDS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "shell.h"
 
@@ -68,6 +69,9 @@ int command_usage_of(const struct shell *sh, const char *name);
  * before it (words already typed). NULL-terminated malloc'd list, or NULL
  * when file paths should be completed. */
 char **command_complete(struct shell *sh, const char *line_before, const char *text);
+
+/* Writes the commands page of the docs (AsciiDoc) from the table. */
+void command_write_adoc(FILE *out);
 
 /* Helpers for completers: a list of the items that start with text. */
 char **command_filter(const char *const *items, size_t count, const char *text);

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,18 @@ static char *const *matches;  /* the candidates of the completion under way */
 static char *got_line;
 static int got_done;
 static int history_added;
+
+/* Appends the newest line to the history file at once, so a session that
+ * ends by a signal (the terminal closed) keeps its history too. */
+static void save_line(void)
+{
+    if (config.history_path == NULL)
+        return;
+    int rc = access(config.history_path, F_OK) == 0 ? append_history(1, config.history_path)
+                                                     : write_history(config.history_path);
+    if (rc == 0 && history_added++ == 0 && config.saved != NULL)
+        config.saved(config.context, config.history_path); /* owner, once */
+}
 
 static char *next_match(const char *text, int state)
 {
@@ -110,6 +123,13 @@ static char *read_interactive(const char *prompt, int cancel_returns)
     if (shell_interrupted && cancel_returns)
         return NULL; /* the step is being stopped: ask nothing more */
     shell_interrupted = 0;
+    /* SIGINT is blocked except inside ppoll(), so a Ctrl-C arriving between
+     * the check of the flag and the wait still ends the wait. */
+    sigset_t block, wait_mask;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigprocmask(SIG_BLOCK, &block, &wait_mask);
+    sigdelset(&wait_mask, SIGINT);
     rl_callback_handler_install(prompt, on_line);
     while (!got_done) {
         struct pollfd fds[17] = {{STDIN_FILENO, POLLIN, 0}};
@@ -117,8 +137,8 @@ static char *read_interactive(const char *prompt, int cancel_returns)
         size_t n = config.watch != NULL ? config.watch(config.context, watched, 16) : 0;
         for (size_t i = 0; i < n; i++)
             fds[i + 1] = (struct pollfd){watched[i], POLLIN, 0};
-        int ready = poll(fds, n + 1, -1);
-        if (ready == -1 && errno == EINTR) {
+        int ready = shell_interrupted ? -1 : ppoll(fds, n + 1, NULL, &wait_mask);
+        if (ready == -1 && (errno == EINTR || shell_interrupted)) {
             if (shell_interrupted && cancel_returns) {
                 rl_replace_line("", 0);
                 fputs("^C\n", rl_outstream);
@@ -136,6 +156,7 @@ static char *read_interactive(const char *prompt, int cancel_returns)
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR))
             rl_callback_read_char();
     }
+    sigprocmask(SIG_UNBLOCK, &block, NULL);
     if (!got_done) {
         rl_callback_handler_remove();
         return NULL;
@@ -182,7 +203,7 @@ char *lineedit_read(const char *prompt, size_t *len, int history)
         HIST_ENTRY *last = history_get(history_base + history_length - 1);
         if (last == NULL || strcmp(last->line, line) != 0) {
             add_history(line);
-            history_added++;
+            save_line();
         }
     }
     return line;
@@ -193,16 +214,8 @@ void lineedit_close(void)
     if (!config.interactive)
         return;
     rl_callback_handler_remove();
-    if (config.history_path != NULL && history_added > 0) {
-        int rc = access(config.history_path, F_OK) == 0
-                     ? append_history(history_added, config.history_path)
-                     : write_history(config.history_path);
-        if (rc == 0) {
-            history_truncate_file(config.history_path, HISTORY_KEEP);
-            if (config.saved != NULL)
-                config.saved(config.context, config.history_path);
-        }
-    }
+    if (config.history_path != NULL && history_added > 0)
+        history_truncate_file(config.history_path, HISTORY_KEEP);
     clear_history();
     history_added = 0;
 }

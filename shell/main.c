@@ -1,6 +1,7 @@
 /* main.c: pidns-tutor, the guided shell of the PID namespace tutorial:
  * options, set up, run. Everything else lives in session.c and below.
  */
+#include "commands.h"
 #include "doctor.h"
 #include "lab.h"
 #include "session.h"
@@ -12,7 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_NO_COLOR = CHAR_MAX + 1, OPT_DOCTOR, OPT_LESSONS, OPT_AUTO, OPT_USERNS };
+enum { OPT_NO_COLOR = CHAR_MAX + 1, OPT_DOCTOR, OPT_LESSONS, OPT_AUTO, OPT_USERNS,
+       OPT_COMMANDS_ADOC };
 
 static void usage(void)
 {
@@ -41,6 +43,7 @@ int main(int argc, char **argv)
         {"no-color", no_argument, NULL, OPT_NO_COLOR},
         {"no-colour", no_argument, NULL, OPT_NO_COLOR},
         {"user-namespace", no_argument, NULL, OPT_USERNS},
+        {"commands-adoc", no_argument, NULL, OPT_COMMANDS_ADOC}, /* for the docs */
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -56,6 +59,7 @@ int main(int argc, char **argv)
         case OPT_DOCTOR: doctor = 1; break;
         case OPT_NO_COLOR: o.no_colour = 1; break;
         case OPT_USERNS: o.user_namespace = 1; break;
+        case OPT_COMMANDS_ADOC: command_write_adoc(stdout); return 0;
         case 'h': usage(); return 0;
         case 'V': printf("pidns-tutor %s\n", PIDNS_TUTOR_VERSION); return 0;
         default:

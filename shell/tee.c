@@ -189,6 +189,7 @@ struct tee *tee_start(const struct render *r)
         signal(SIGINT, SIG_IGN); /* Ctrl-C is for the command, not for its output */
         signal(SIGPIPE, SIG_DFL);
         close_other_fds(data[0], control[0], capture[1]);
+        free(t); /* the shell's handle: the relay has its own state */
         relay_main(r, data[0], control[0], capture[1]);
     }
     close(data[0]);

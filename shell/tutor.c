@@ -134,15 +134,9 @@ static int run_teed(struct shell *sh, const char *command, int background, char 
 
 int tutor_run_command(struct shell *sh, const char *command, int background, char **output)
 {
-    return tutor_run_shown(sh, command, command, background, output);
-}
-
-int tutor_run_shown(struct shell *sh, const char *shown, const char *command, int background,
-                    char **output)
-{
     char *out = NULL;
 
-    render_command(&sh->render, "#", shown);
+    render_command(&sh->render, "#", command);
     if (sh->lab == NULL) {
         shell_error(sh, "the lab is not open: '%s' was not run", command);
         return -1;

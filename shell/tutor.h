@@ -38,9 +38,6 @@ void tutor_show_solution(struct shell *sh, const struct lesson_block *exercise);
  * *output (malloc'd) when not NULL. Returns the exit status, 130 after
  * Ctrl-C, -1 when it could not run. */
 int tutor_run_command(struct shell *sh, const char *command, int background, char **output);
-/* The same, showing shown as the command typed while running command. */
-int tutor_run_shown(struct shell *sh, const char *shown, const char *command, int background,
-                    char **output);
 
 /* The prompt: "pidns-tutor (1:2/5)> ", or "pidns-tutor> " outside a lesson. */
 void tutor_prompt(const struct shell *sh, char *buf, size_t len);

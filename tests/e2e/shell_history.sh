@@ -38,6 +38,14 @@ exit 0
 X
 check "the next session resumes, and Up recalls old commands" [ $? -eq 0 ]
 
+drive hangup <<'X'
+expect pidns-tutor> 
+send help tree\r
+expect hierarchy of PID namespaces
+X
+check "terminal closed (SIGHUP): the session's history is kept" grep -qx "help tree" "$XDG_STATE_HOME/pidns-tutor/history"
+check "terminal closed (SIGHUP): nothing left" nothing_left "pidns-tutor-e2e-never-matches"
+
 if [ "$(id -u)" -eq 0 ]; then
     export XDG_STATE_HOME="$scratch/sudo"
     export SUDO_UID=65534 SUDO_GID=65534

@@ -29,6 +29,9 @@ rc=$?
 check "--lessons with a malformed lesson: exit 1 (was $rc)" [ $rc -eq 1 ]
 check "--lessons with a malformed lesson: FILE:LINE" grep -q "malformed/01-broken.adoc:5: " "$err"
 
+"$TUTOR" --commands-adoc >"$out"
+check "docs/commands.adoc is what the command table says (make commands-doc)" diff -u docs/commands.adoc "$out"
+
 unset NO_COLOR
 drive colour <<'X'
 expect pidns-tutor> 

@@ -31,6 +31,22 @@ exit 0
 X
 check "Tab completes commands, lesson names and example names" [ $? -eq 0 ]
 
+PAGER="less -R" drive pager <<'X'
+expect pidns-tutor> 
+send source pidns_init_sleep\r
+expect pidns_init_sleep.c
+sleep 300
+absent pidns-tutor> 
+send q
+expect pidns-tutor> 
+send source pidns_init_sleep:clone\r
+expect clone(
+expect pidns-tutor> 
+send quit\r
+exit 0
+X
+check "source: a long listing goes through the pager, a short one does not" [ $? -eq 0 ]
+
 drive unknown <<'X'
 expect pidns-tutor> 
 send lesons\r
