@@ -56,10 +56,11 @@ static size_t count_blocks(const struct lesson *l, enum lesson_block_type type)
     return n;
 }
 
-static void test_lessons_are_the_article_in_seven_numbered_files(void **state)
+/* Lessons 1 to 7 follow the article; the ones after go beyond it. */
+static void test_lessons_are_numbered_without_gaps_the_article_first(void **state)
 {
     (void)state;
-    assert_int_equal(lesson_count, 7);
+    assert_true(lesson_count >= 7);
     for (size_t i = 0; i < lesson_count; i++)
         assert_int_equal(lessons[i].number, (int)i + 1);
     assert_true(lessons[0].minutes <= 5);
@@ -183,7 +184,7 @@ static void test_included_code_is_the_examples_code(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_lessons_are_the_article_in_seven_numbered_files),
+        cmocka_unit_test(test_lessons_are_numbered_without_gaps_the_article_first),
         cmocka_unit_test(test_each_lesson_has_every_kind_of_step),
         cmocka_unit_test(test_exercise_hints_look_at_state_first),
         cmocka_unit_test(test_commands_name_real_examples),
