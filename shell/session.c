@@ -58,7 +58,10 @@ int session_open(struct shell *sh, const struct session_options *o)
     struct lab_config config = {sh->dirs.examples, o->user_namespace, 0};
     sh->lab = lab_open(&config, err, sizeof err);
     if (sh->lab == NULL) {
-        shell_error(sh, "cannot open the lab: %s", err);
+        /* The lab's message names what failed and the command that fixes it. */
+        shell_error(
+            sh, "%s%s",
+            strncmp(err, "cannot open the lab", 19) == 0 ? "" : "cannot open the lab: ", err);
         return -1;
     }
     /* Relative paths (export FILE, completion) mean what they meant at start. */
