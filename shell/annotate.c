@@ -64,8 +64,9 @@ static void note_process(struct notes *n, const struct procfs_status *st)
 static void note_namespace(struct notes *n, const struct procfs_pidns *ns)
 {
     if (ns->level == 0) {
-        add_note(n, "pid:[%llu] is the lab's own PID namespace (level 0): the parent of the "
-                    "examples' namespaces.",
+        add_note(n,
+                 "pid:[%llu] is the lab's own PID namespace (level 0): the parent of the "
+                 "examples' namespaces.",
                  ns->inode);
         return;
     }

@@ -103,8 +103,9 @@ int cmd_export(struct shell *sh, int argc, char **argv)
         return SHELL_ERROR;
     }
     progress_own(&sh->progress, argv[2]);
-    render_textf(&sh->render, RENDER_GOOD, "Wrote lesson %d to %s (run it with: sudo unshare "
-                 "--mount --propagation private sh %s).", sh->lessons[index].number, argv[2],
-                 argv[2]);
+    render_textf(&sh->render, RENDER_GOOD,
+                 "Wrote lesson %d to %s (run it with: sudo unshare "
+                 "--mount --propagation private sh %s).",
+                 sh->lessons[index].number, argv[2], argv[2]);
     return SHELL_OK;
 }

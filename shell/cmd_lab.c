@@ -71,8 +71,8 @@ int cmd_run(struct shell *sh, int argc, char **argv)
 
     if (!example_exists(sh, argv[1], closest, sizeof closest)) {
         if (closest[0] != '\0')
-            shell_error(sh, "no example '%s': did you mean '%s'? (run + Tab lists them)",
-                        argv[1], closest);
+            shell_error(sh, "no example '%s': did you mean '%s'? (run + Tab lists them)", argv[1],
+                        closest);
         else
             shell_error(sh, "no example '%s' in %s (run + Tab lists them)", argv[1],
                         sh->dirs.examples);
@@ -195,7 +195,7 @@ char **complete_pids(struct shell *sh, const char *text, int argi)
     if (argi > 1 || sh->lab == NULL ||
         procfs_list_pids(lab_path(sh->lab, "/proc"), &pids, &count) == -1)
         return calloc(1, sizeof(char *));
-    char (*numbers)[16] = calloc(count + 1, sizeof *numbers);
+    char(*numbers)[16] = calloc(count + 1, sizeof *numbers);
     const char **items = calloc(count + 1, sizeof *items);
     for (size_t i = 0; numbers != NULL && items != NULL && i < count; i++) {
         snprintf(numbers[i], sizeof numbers[i], "%d", (int)pids[i]);

@@ -66,8 +66,10 @@ int cmd_lesson(struct shell *sh, int argc, char **argv)
         int major = 0, minor = 0;
         if (sscanf(l->kernel, "%d.%d", &major, &minor) == 2 &&
             !doctor_kernel_at_least(u.release, major, minor))
-            shell_warn(sh, "this lesson needs Linux %s or later, this is %s: some steps may "
-                           "fail (pidns-tutor --doctor says more)", l->kernel, u.release);
+            shell_warn(sh,
+                       "this lesson needs Linux %s or later, this is %s: some steps may "
+                       "fail (pidns-tutor --doctor says more)",
+                       l->kernel, u.release);
     }
     if (step > 0)
         render_textf(&sh->render, RENDER_NOTE, "(resuming at step %d)", step + 1);
@@ -272,7 +274,7 @@ char **complete_lessons(struct shell *sh, const char *text, int argi)
 {
     size_t n = sh->lesson_count;
     const char **items = calloc(3 * n + 1, sizeof *items);
-    char (*numbers)[16] = calloc(n + 1, sizeof *numbers);
+    char(*numbers)[16] = calloc(n + 1, sizeof *numbers);
     char **list = NULL;
 
     if (argi > 1)

@@ -140,8 +140,8 @@ int cmd_source(struct shell *sh, int argc, char **argv)
     char *code = source_extract(text, tag, &first_line);
     free(text);
     if (code == NULL) {
-        shell_error(sh, "%s.c has no part tagged '%s' (source %s + Tab lists the tags)", name,
-                    tag, name);
+        shell_error(sh, "%s.c has no part tagged '%s' (source %s + Tab lists the tags)", name, tag,
+                    name);
         return SHELL_ERROR;
     }
     show_paged(sh, code, first_line > 0 ? first_line : 1);

@@ -60,8 +60,10 @@ int cmd_status(struct shell *sh, int argc, char **argv)
     }
     list_jobs(sh);
     list_mounts(sh);
-    render_textf(&sh->render, RENDER_NOTE, "Another terminal sees none of this; to enter the "
-                 "lab from one, run: %s", lab_nsenter_command(sh->lab));
+    render_textf(&sh->render, RENDER_NOTE,
+                 "Another terminal sees none of this; to enter the "
+                 "lab from one, run: %s",
+                 lab_nsenter_command(sh->lab));
     return SHELL_OK;
 }
 
@@ -81,8 +83,9 @@ int cmd_cleanup(struct shell *sh, int argc, char **argv)
         return SHELL_ERROR;
     }
     if (removed == 0)
-        render_text(&sh->render, RENDER_GOOD, "Nothing to clean up: the lab is as fresh as at "
-                                              "the start.");
+        render_text(&sh->render, RENDER_GOOD,
+                    "Nothing to clean up: the lab is as fresh as at "
+                    "the start.");
     else
         render_textf(&sh->render, RENDER_GOOD, "Cleaned up %d thing%s: the lab is fresh again.",
                      removed, removed == 1 ? "" : "s");

@@ -29,8 +29,8 @@ const struct command command_table[] = {
      "Shows the current step again and re-runs its commands in the lab.", cmd_again,
      complete_nothing, 0, 0, 0},
     {"where", "where", "say which lesson and step you are at",
-     "Names the current lesson and step, and the exercise waiting for `check`, if any.",
-     cmd_where, complete_nothing, 0, 0, 0},
+     "Names the current lesson and step, and the exercise waiting for `check`, if any.", cmd_where,
+     complete_nothing, 0, 0, 0},
     {"run", "run EXAMPLE [ARGS...]", "run a bundled example in the lab",
      "Runs one of the bundled example programs in the lab with its output live. An example "
      "that keeps running (one that ends in sleep) goes on in the background, like the "
@@ -248,8 +248,8 @@ static int unknown_command(const struct shell *sh, const char *name)
     /* Show only a readable, bounded part of what was typed. */
     snprintf(shown, sizeof shown, "%s", name);
     if (close != NULL)
-        shell_error(sh, "unknown command '%s': did you mean '%s'? (type help for the list)",
-                    shown, close->name);
+        shell_error(sh, "unknown command '%s': did you mean '%s'? (type help for the list)", shown,
+                    close->name);
     else
         shell_error(sh, "unknown command '%s' (type help for the list)", shown);
     return SHELL_ERROR;

@@ -95,8 +95,8 @@ static void check_user_namespaces(FILE *out)
         snprintf(line, sizeof line, "kernel.unprivileged_userns_clone = %s", buf);
         row(out, strcmp(buf, "0") != 0, line, "sudo sysctl -w kernel.unprivileged_userns_clone=1");
     }
-    if (first_line("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", buf,
-                   sizeof buf)[0] != '\0') {
+    if (first_line("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", buf, sizeof buf)[0] !=
+        '\0') {
         snprintf(line, sizeof line, "kernel.apparmor_restrict_unprivileged_userns = %s", buf);
         row(out, strcmp(buf, "0") == 0 || geteuid() == 0, line,
             "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (or run with sudo)");
@@ -149,12 +149,15 @@ int doctor_run(FILE *out, const struct lab_config *config)
         row(out, 0, d.problem, d.fix);
         fatal = 1;
     } else {
-        row(out, 1, d.route == LAB_ROUTE_ROOT
-                        ? "route: as root, a private mount namespace for the lab"
-                        : "route: as an ordinary user, through a user namespace (you are root "
-                          "only inside the lab)", NULL);
+        row(out, 1,
+            d.route == LAB_ROUTE_ROOT
+                ? "route: as root, a private mount namespace for the lab"
+                : "route: as an ordinary user, through a user namespace (you are root "
+                  "only inside the lab)",
+            NULL);
     }
-    fprintf(out, "\n%s\n", fatal ? "The lessons cannot run here: apply the fixes above."
-                                 : "The lessons can run here: `pidns-tutor` starts them.");
+    fprintf(out, "\n%s\n",
+            fatal ? "The lessons cannot run here: apply the fixes above."
+                  : "The lessons can run here: `pidns-tutor` starts them.");
     return fatal;
 }

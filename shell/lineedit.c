@@ -20,7 +20,7 @@
 #define HISTORY_KEEP 1000
 
 static struct lineedit_config config;
-static char *const *matches;  /* the candidates of the completion under way */
+static char *const *matches; /* the candidates of the completion under way */
 static char *got_line;
 static int got_done;
 static int history_added;
@@ -32,7 +32,7 @@ static void save_line(void)
     if (config.history_path == NULL)
         return;
     int rc = access(config.history_path, F_OK) == 0 ? append_history(1, config.history_path)
-                                                     : write_history(config.history_path);
+                                                    : write_history(config.history_path);
     if (rc == 0 && history_added++ == 0 && config.saved != NULL)
         config.saved(config.context, config.history_path); /* owner, once */
 }

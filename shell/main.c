@@ -13,8 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_NO_COLOR = CHAR_MAX + 1, OPT_DOCTOR, OPT_LESSONS, OPT_AUTO, OPT_USERNS,
-       OPT_COMMANDS_ADOC };
+enum {
+    OPT_NO_COLOR = CHAR_MAX + 1,
+    OPT_DOCTOR,
+    OPT_LESSONS,
+    OPT_AUTO,
+    OPT_USERNS,
+    OPT_COMMANDS_ADOC
+};
 
 static void usage(void)
 {
@@ -34,7 +40,9 @@ static void usage(void)
            "the exit status is non-zero if any failed. Inside, type `help`.\n");
 }
 
-int main(int argc, char **argv)
+/* Parses the options into o. Returns -1 to go on, or the exit status when
+ * the option was all there was to do (--help, --version) or was wrong. */
+static int parse_options(int argc, char **argv, struct session_options *o, int *doctor)
 {
     static const struct option options[] = {
         {"auto", required_argument, NULL, OPT_AUTO},
@@ -48,30 +56,47 @@ int main(int argc, char **argv)
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
-    struct session_options o = {0};
-    struct shell sh = {.program = "pidns-tutor", .lesson_index = -1};
-    int doctor = 0, c;
+    int c;
 
     while ((c = getopt_long(argc, argv, "+hV", options, NULL)) != -1) {
-        switch (c) {
-        case OPT_AUTO: o.auto_lessons = optarg; break;
-        case OPT_LESSONS: o.lessons_dir = optarg; break;
-        case OPT_DOCTOR: doctor = 1; break;
-        case OPT_NO_COLOR: o.no_colour = 1; break;
-        case OPT_USERNS: o.user_namespace = 1; break;
-        case OPT_COMMANDS_ADOC: command_write_adoc(stdout); return 0;
-        case 'h': usage(); return 0;
-        case 'V': printf("pidns-tutor %s\n", PIDNS_TUTOR_VERSION); return 0;
-        default:
-            fprintf(stderr, "Try 'pidns-tutor --help' for more information.\n");
-            return 1;
-        }
+        if (c == OPT_AUTO)
+            o->auto_lessons = optarg;
+        else if (c == OPT_LESSONS)
+            o->lessons_dir = optarg;
+        else if (c == OPT_DOCTOR)
+            *doctor = 1;
+        else if (c == OPT_NO_COLOR)
+            o->no_colour = 1;
+        else if (c == OPT_USERNS)
+            o->user_namespace = 1;
+        else if (c == OPT_COMMANDS_ADOC)
+            return command_write_adoc(stdout), 0;
+        else if (c == 'h')
+            return usage(), 0;
+        else if (c == 'V')
+            return printf("pidns-tutor %s\n", PIDNS_TUTOR_VERSION), 0;
+        else
+            return fprintf(stderr, "Try 'pidns-tutor --help' for more information.\n"), 1;
     }
     if (optind < argc) {
-        fprintf(stderr, "pidns-tutor: unexpected argument '%s'\n"
-                        "Try 'pidns-tutor --help' for more information.\n", argv[optind]);
+        fprintf(stderr,
+                "pidns-tutor: unexpected argument '%s'\n"
+                "Try 'pidns-tutor --help' for more information.\n",
+                argv[optind]);
         return 1;
     }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    struct session_options o = {0};
+    struct shell sh = {.program = "pidns-tutor", .lesson_index = -1};
+    int doctor = 0;
+
+    int done = parse_options(argc, argv, &o, &doctor);
+    if (done >= 0)
+        return done;
     if (doctor) {
         struct lab_config config = {NULL, o.user_namespace, 0};
         return doctor_run(stdout, &config);

@@ -134,8 +134,10 @@ void progress_open(struct progress *p, const char *dir, FILE *warn)
     snprintf(p->path, sizeof p->path, "%s/progress", p->dir);
     if (make_dirs(p, p->dir) == -1) {
         if (warn != NULL)
-            fprintf(warn, "pidns-tutor: warning: cannot write %s: %s: progress and history "
-                          "are kept for this session only\n", p->dir, strerror(errno));
+            fprintf(warn,
+                    "pidns-tutor: warning: cannot write %s: %s: progress and history "
+                    "are kept for this session only\n",
+                    p->dir, strerror(errno));
         p->dir[0] = '\0';
         return;
     }
@@ -222,8 +224,7 @@ int progress_parse(struct progress *p, const char *text)
 
     if (copy == NULL)
         return 0;
-    for (char *line = strtok_r(copy, "\n", &save); line != NULL;
-         line = strtok_r(NULL, "\n", &save))
+    for (char *line = strtok_r(copy, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save))
         if (parse_line(p, line) == -1)
             skipped++;
     free(copy);
@@ -241,8 +242,8 @@ static int write_all(int fd, const struct progress *p)
     if (p->current[0] != '\0')
         fprintf(f, "current %s\n", p->current);
     for (size_t i = 0; i < p->count; i++)
-        fprintf(f, "lesson %s step %d done %d checked %lu\n", p->entries[i].id,
-                p->entries[i].step, p->entries[i].done, p->entries[i].checked);
+        fprintf(f, "lesson %s step %d done %d checked %lu\n", p->entries[i].id, p->entries[i].step,
+                p->entries[i].done, p->entries[i].checked);
     int failed = fflush(f) != 0 || fsync(fd) != 0;
     return (fclose(f) != 0 || failed) ? -1 : 0;
 }
@@ -260,8 +261,10 @@ int progress_save(struct progress *p, FILE *warn)
         if (fd != -1)
             unlink(tmp);
         if (warn != NULL)
-            fprintf(warn, "pidns-tutor: warning: cannot save progress to %s: %s: it is kept "
-                          "for this session only\n", p->path, strerror(saved));
+            fprintf(warn,
+                    "pidns-tutor: warning: cannot save progress to %s: %s: it is kept "
+                    "for this session only\n",
+                    p->path, strerror(saved));
         p->writable = 0;
         return -1;
     }

@@ -22,13 +22,13 @@ struct progress_entry {
 };
 
 struct progress {
-    char dir[4096];                  /* the state directory ("" if none) */
-    char path[4200];                 /* dir/progress */
-    int writable;                    /* 0 after a failure: warn once, keep going */
-    int change_owner;                /* under sudo: chown new files to owner */
+    char dir[4096];   /* the state directory ("" if none) */
+    char path[4200];  /* dir/progress */
+    int writable;     /* 0 after a failure: warn once, keep going */
+    int change_owner; /* under sudo: chown new files to owner */
     uid_t owner_uid;
     gid_t owner_gid;
-    char current[PROGRESS_ID_MAX];   /* the lesson in progress, "" if none */
+    char current[PROGRESS_ID_MAX]; /* the lesson in progress, "" if none */
     struct progress_entry *entries;
     size_t count;
 };

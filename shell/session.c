@@ -30,8 +30,7 @@ static int load_lessons(struct shell *sh)
                    sh->dirs.lessons, strerror(errno));
         return 0;
     }
-    if (lesson_load_dir(sh->dirs.lessons, &sh->lessons, &sh->lesson_count, err, sizeof err) ==
-        -1) {
+    if (lesson_load_dir(sh->dirs.lessons, &sh->lessons, &sh->lesson_count, err, sizeof err) == -1) {
         shell_error(sh, "%s", err);
         return -1;
     }
@@ -59,7 +58,10 @@ int session_open(struct shell *sh, const struct session_options *o)
     struct lab_config config = {sh->dirs.examples, o->user_namespace, 0};
     sh->lab = lab_open(&config, err, sizeof err);
     if (sh->lab == NULL) {
-        shell_error(sh, "cannot open the lab: %s", err);
+        /* The lab's message names what failed and the command that fixes it. */
+        shell_error(
+            sh, "%s%s",
+            strncmp(err, "cannot open the lab", 19) == 0 ? "" : "cannot open the lab: ", err);
         return -1;
     }
     /* Relative paths (export FILE, completion) mean what they meant at start. */
@@ -91,17 +93,23 @@ static char *ask(struct shell *sh, const char *prompt)
 
 static void greet(struct shell *sh)
 {
-    render_textf(&sh->render, RENDER_HEADING, "pidns-tutor %s: Linux PID namespaces, live on "
-                 "your own kernel.", PIDNS_TUTOR_VERSION);
-    render_textf(&sh->render, RENDER_NOTE, "The lab is open (%s); nothing you do here touches "
-                 "the rest of the system.", lab_route(sh->lab) == LAB_ROUTE_ROOT
-                 ? "as root" : "as an ordinary user, through a user namespace");
+    render_textf(&sh->render, RENDER_HEADING,
+                 "pidns-tutor %s: Linux PID namespaces, live on "
+                 "your own kernel.",
+                 PIDNS_TUTOR_VERSION);
+    render_textf(&sh->render, RENDER_NOTE,
+                 "The lab is open (%s); nothing you do here touches "
+                 "the rest of the system.",
+                 lab_route(sh->lab) == LAB_ROUTE_ROOT
+                     ? "as root"
+                     : "as an ordinary user, through a user namespace");
     int current = sh->progress.current[0] ? tutor_find_lesson(sh, sh->progress.current) : -1;
     if (current >= 0)
         render_textf(&sh->render, RENDER_PLAIN, "Welcome back: `lesson %d` resumes %s.",
                      sh->lessons[current].number, sh->lessons[current].title);
-    render_text(&sh->render, RENDER_PLAIN, "Type `lessons` to see the lessons, `lesson 1` to "
-                                           "begin, `help` for every command.");
+    render_text(&sh->render, RENDER_PLAIN,
+                "Type `lessons` to see the lessons, `lesson 1` to "
+                "begin, `help` for every command.");
 }
 
 static void refresh_width(struct shell *sh)
@@ -113,8 +121,14 @@ static void refresh_width(struct shell *sh)
 
 int session_run(struct shell *sh, const struct session_options *o)
 {
-    struct lineedit_config le = {sh->interactive, history_path[0] ? history_path : NULL,
-                                 COMMAND_LINE_MAX, sh, complete, NULL, NULL, saved};
+    struct lineedit_config le = {sh->interactive,
+                                 history_path[0] ? history_path : NULL,
+                                 COMMAND_LINE_MAX,
+                                 sh,
+                                 complete,
+                                 NULL,
+                                 NULL,
+                                 saved};
     char prompt[128];
     int failures = 0;
 

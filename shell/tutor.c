@@ -126,7 +126,8 @@ static int run_teed(struct shell *sh, const char *command, int background, char 
     if (rc == 1) {
         render_textf(&sh->render, RENDER_NOTE,
                      "(it keeps running in the background as job %d: `status` lists it, "
-                     "`cleanup` stops it)", job);
+                     "`cleanup` stops it)",
+                     job);
         return 0;
     }
     return rc == 0 ? status : -1;
@@ -170,8 +171,8 @@ static void ask_prediction(struct shell *sh, const struct lesson_block *b)
     if (shell_interrupted)
         return;
     if (given == NULL || given[0] == '\0')
-        render_textf(&sh->render, RENDER_NOTE, "No guess? The lesson expects: %s. Watch:",
-                     b->answer);
+        render_textf(&sh->render, RENDER_NOTE,
+                     "No guess? The lesson expects: %s. Watch:", b->answer);
     else if (lesson_answer_matches(b->answer, given))
         render_text(&sh->render, RENDER_GOOD, "Right. Let's see it happen:");
     else
@@ -195,8 +196,10 @@ static size_t ask_choice(struct shell *sh, size_t count)
         free(given);
         if (ok)
             return (size_t)n;
-        render_textf(&sh->render, RENDER_NOTE, "Type a number from 1 to %zu (Enter to see "
-                                                "the answer).", count);
+        render_textf(&sh->render, RENDER_NOTE,
+                     "Type a number from 1 to %zu (Enter shows the answer; "
+                     "Ctrl-C leaves the step).",
+                     count);
     }
 }
 
@@ -236,8 +239,9 @@ static void show_exercise(struct shell *sh, const struct lesson_block *b)
 
     render_textf(&sh->render, RENDER_HEADING, "Exercise: %s", b->text);
     if (e != NULL && sh->step_index < 64 && (e->checked & (1ul << sh->step_index)))
-        render_text(&sh->render, RENDER_NOTE, "(you have done this one already: `check` "
-                                              "again to see it pass)");
+        render_text(&sh->render, RENDER_NOTE,
+                    "(you have done this one already: `check` "
+                    "again to see it pass)");
     else if (!sh->auto_mode)
         render_text(&sh->render, RENDER_NOTE,
                     "Do it with `sh ...` or `run ...`, then type `check`; `hint` helps.");
@@ -255,9 +259,9 @@ static int show_block(struct shell *sh, const struct lesson_block *b,
         render_text(&sh->render, RENDER_PLAIN, b->text);
         return 0;
     case LESSON_CODE:
-        render_textf(&sh->render, RENDER_NOTE, "%s%s%s:", b->source_path != NULL ?
-                     b->source_path : "code", b->source_tag != NULL ? ", part " : "",
-                     b->source_tag != NULL ? b->source_tag : "");
+        render_textf(
+            &sh->render, RENDER_NOTE, "%s%s%s:", b->source_path != NULL ? b->source_path : "code",
+            b->source_tag != NULL ? ", part " : "", b->source_tag != NULL ? b->source_tag : "");
         render_code(&sh->render, b->text, b->first_line > 0 ? b->first_line : 1);
         return 0;
     case LESSON_RUN:
@@ -267,16 +271,16 @@ static int show_block(struct shell *sh, const struct lesson_block *b,
         if (status == 130)
             return 2;
         if (status != 0 && (next == NULL || next->type != LESSON_EXPECT)) {
-            render_textf(&sh->render, RENDER_BAD, "(the command failed: exit status %d)",
-                         status);
+            render_textf(&sh->render, RENDER_BAD, "(the command failed: exit status %d)", status);
             return 1;
         }
         return 0;
     case LESSON_EXPECT:
         if (*last_output != NULL && lesson_block_output_matches(b, *last_output))
             return 0;
-        render_text(&sh->render, RENDER_BAD, "This output is not what the lesson expected, "
-                                             "which was:");
+        render_text(&sh->render, RENDER_BAD,
+                    "This output is not what the lesson expected, "
+                    "which was:");
         render_text(&sh->render, RENDER_OUTPUT, b->text);
         return 1;
     case LESSON_PREDICT:
@@ -300,11 +304,14 @@ int tutor_show_step(struct shell *sh)
     int failed = 0;
 
     record(sh);
+    fputc('\n', sh->render.out);
     render_textf(&sh->render, RENDER_HEADING, "Lesson %d, step %d of %zu: %s", l->number,
                  sh->step_index + 1, l->step_count, step->title != NULL ? step->title : "");
     shell_interrupted = 0;
     for (size_t i = 0; i < step->block_count; i++) {
         const struct lesson_block *next = i + 1 < step->block_count ? &step->blocks[i + 1] : NULL;
+        if (step->blocks[i].type != LESSON_EXPECT)
+            fputc('\n', sh->render.out); /* blocks read as paragraphs */
         int rc = show_block(sh, &step->blocks[i], next, &last_output);
         if (rc == 2 || shell_interrupted) {
             render_text(&sh->render, RENDER_NOTE, "Step stopped. `again` runs it again.");

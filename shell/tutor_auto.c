@@ -16,8 +16,7 @@ static int auto_exercise(struct shell *sh, const struct lesson_block *exercise)
         render_text(&sh->render, RENDER_NOTE, "(running the worked solution)");
         int status = tutor_run_command(sh, exercise->solution, 1, NULL);
         if (status != 0) {
-            render_textf(&sh->render, RENDER_BAD, "the solution failed: exit status %d",
-                         status);
+            render_textf(&sh->render, RENDER_BAD, "the solution failed: exit status %d", status);
             return 1;
         }
     }
@@ -41,8 +40,8 @@ static int auto_lesson(struct shell *sh, int index)
         if (!bad && exercise != NULL)
             bad = auto_exercise(sh, exercise);
         if (bad) {
-            render_textf(&sh->render, RENDER_BAD, "lesson %d, step %zu (%s): FAILED",
-                         l->number, s + 1, l->steps[s].title);
+            render_textf(&sh->render, RENDER_BAD, "lesson %d, step %zu (%s): FAILED", l->number,
+                         s + 1, l->steps[s].title);
             failed++;
         }
     }
@@ -61,17 +60,15 @@ int tutor_auto(struct shell *sh, const char *which)
     int failed_lessons = 0;
 
     if (index < 0 || sh->lesson_count == 0) {
-        shell_error(sh, "--auto: no lesson '%s' in %s (try --auto all)", which,
-                    sh->dirs.lessons);
+        shell_error(sh, "--auto: no lesson '%s' in %s (try --auto all)", which, sh->dirs.lessons);
         return 1;
     }
     sh->auto_mode = 1;
     size_t end = all ? sh->lesson_count : (size_t)index + 1;
     for (size_t i = (size_t)index; i < end && !shell_interrupted; i++) {
         int failed = auto_lesson(sh, (int)i);
-        render_textf(&sh->render, failed ? RENDER_BAD : RENDER_GOOD,
-                     "lesson %d (%s): %s", sh->lessons[i].number, sh->lessons[i].id,
-                     failed ? "FAILED" : "passed");
+        render_textf(&sh->render, failed ? RENDER_BAD : RENDER_GOOD, "lesson %d (%s): %s",
+                     sh->lessons[i].number, sh->lessons[i].id, failed ? "FAILED" : "passed");
         failed_lessons += failed != 0;
     }
     sh->lesson_index = -1;

@@ -30,4 +30,13 @@ rc=$?
 check "as nobody: --auto all passes (status $rc)" [ $rc -eq 0 ]
 check "as nobody: nothing left after --auto" nothing_left "sleep 4244"
 
+# A lab that cannot open (a user namespace whose owner has no mapping, so no
+# further namespace can be set up): one clear line, exit 1, nothing started.
+su nobody -s /bin/sh -c "cd '$scratch' && echo quit | unshare -U env HOME=/nonexistent '$abs_tutor' --lessons '$abs_fix/lessons'" >"$out" 2>&1
+rc=$?
+check "no lab possible: exit status 1 (was $rc)" [ $rc -eq 1 ]
+check "no lab possible: what is missing and the fix, in one line" grep -q "^pidns-tutor: cannot open the lab: .*(fix: " "$out"
+check "no lab possible: said once" [ "$(grep -c 'cannot open the lab' "$out")" -eq 1 ]
+check "no lab possible: no verdict, since nothing was started" sh -c "! grep -q 'host unchanged' '$out'"
+
 finish

@@ -32,6 +32,24 @@ check "--lessons with a malformed lesson: FILE:LINE" grep -q "malformed/01-broke
 "$TUTOR" --commands-adoc >"$out"
 check "docs/commands.adoc is what the command table says (make commands-doc)" diff -u docs/commands.adoc "$out"
 
+COLUMNS_WIDE=40 drive narrow --lessons "$FIX/lessons" <<'X'
+expect pidns-tutor> 
+send help\r
+expect Commands
+send help export\r
+expect to FILE
+send lesson 1\r
+expect your prediction> 
+send \x03
+expect Step stopped
+sleep 200
+send quit\r
+exit 0
+X
+check "a narrow terminal (40 columns): session works" [ $? -eq 0 ]
+longest=$(sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' "$scratch/narrow.out" | tr -d '\r' | awk '{ if (length > m) m = length } END { print m }')
+check "a narrow terminal: output wrapped to 40 columns (longest line $longest)" [ "$longest" -le 40 ]
+
 unset NO_COLOR
 drive colour <<'X'
 expect pidns-tutor> 

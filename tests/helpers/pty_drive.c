@@ -2,7 +2,7 @@
  * keyboard would, for the end-to-end tests of the guided shell. Works with
  * no terminal of its own (CI).
  *
- *   pty_drive [-t SECONDS] [-o TRANSCRIPT] SCRIPT -- COMMAND [ARGS...]
+ *   pty_drive [-t SECONDS] [-w COLUMNS] [-o TRANSCRIPT] SCRIPT -- COMMAND [ARGS...]
  *
  * SCRIPT holds one action a line:
  *   send TEXT      type TEXT (escapes: \n \r \t \e \\ \xHH; ^C is \x03, ^D \x04)
@@ -195,8 +195,10 @@ int main(int argc, char **argv)
     int opt;
     struct winsize ws = {30, 100, 0, 0};
 
-    while ((opt = getopt(argc, argv, "+t:o:")) != -1) {
-        if (opt == 't')
+    while ((opt = getopt(argc, argv, "+t:o:w:")) != -1) {
+        if (opt == 'w')
+            ws.ws_col = (unsigned short)atoi(optarg);
+        else if (opt == 't')
             timeout_ms = atoi(optarg) * 1000;
         else if (opt == 'o')
             transcript = fopen(optarg, "w");
