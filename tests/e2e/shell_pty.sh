@@ -18,7 +18,9 @@ send \x03
 expect Step stopped
 expect pidns-tutor (1:1/2)> 
 send run pidns_in\t
-expect pidns_init_sleep
+expect run pidns_init_s
+send l\t
+expect leep 
 send \x15source pidns_init_sl\t
 expect source pidns_init_sleep
 send \x7f:cl\t
