@@ -26,7 +26,7 @@
  *   [parent] kill(init, SIGKILL) from here                      -> delivered: ...
  *   [after ] fork() into the dead namespace, by the joiner      -> failed with ENOMEM
  * Exit status: 0 done, 1 a call failed, 2 bad usage, 77 skipped (needs
- * CAP_SYS_ADMIN, or Linux 3.8 for setns() on a PID namespace).
+ * CAP_SYS_ADMIN). PID namespaces and setns() on them need Linux 3.8.
  */
 #define _GNU_SOURCE
 #include <errno.h>
