@@ -26,7 +26,7 @@
  *   [parent] kill(init, SIGKILL) from here                      -> delivered: ...
  *   [after ] fork() into the dead namespace, by the joiner      -> failed with ENOMEM
  * Exit status: 0 done, 1 a call failed, 2 bad usage, 77 skipped (needs
- * CAP_SYS_ADMIN, or Linux 3.8 for setns() on a PID namespace).
+ * CAP_SYS_ADMIN). PID namespaces and setns() on them need Linux 3.8.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -159,6 +159,10 @@ static int init_main(void *arg)
     sigemptyset(&none);
     if (sigprocmask(SIG_SETMASK, &none, NULL) == -1)
         die("sigprocmask");
+    /* Ready: until now a SIGUSR1 would have found no handler and been lost. */
+    struct ack ready = {0, 0};
+    if (write(ack_pipe[1], &ready, sizeof ready) != sizeof ready)
+        die("write to pipe");
     for (;;)
         pause(); /* only signals happen here */
     return 0;   /* not reached */
@@ -440,6 +444,11 @@ int main(int argc, char **argv)
     pid_t init = kill_on_exit[0] = start_init();
     pid_t joiner = kill_on_exit[1] = start_joiner(init);
     block_termination(SIG_UNBLOCK);
+    struct ack ready;
+    if (!wait_for_ack(&ready) || ready.signo != 0) { /* init has its handler now */
+        errno = ETIMEDOUT;
+        die("wait for init to be ready");
+    }
     int member = read_int(reply_pipe[0]);
     if (member < 0) { /* joiner failed before member existed */
         errno = EPIPE;

@@ -217,7 +217,7 @@ static void launch_child(char **command)
     // tag::launch[]
     if (unshare(CLONE_NEWNS) == -1)
         die("unshare(CLONE_NEWNS)");
-    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
+    if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) == -1) /* type unused */
         die("mount --make-rprivate /");
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
         die("mount proc at /proc");
