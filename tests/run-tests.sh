@@ -35,6 +35,23 @@ run_one() { # $1 = program or script
     fi
 }
 
+# The host before and after the whole suite: /procN mounts, the entries of /,
+# and how many processes run in PID namespaces other than ours.
+host_view() {
+    awk '$5 ~ /^\/proc[0-9]+$/ { print "mount " $5 }' /proc/self/mountinfo
+    ls -a / | sed 's/^/root /'
+}
+foreign_processes() {
+    self=$(readlink /proc/self/ns/pid) n=0
+    for p in /proc/[0-9]*; do
+        l=$(readlink "$p/ns/pid" 2>/dev/null) || continue
+        [ "$l" != "$self" ] && n=$((n + 1))
+    done
+    echo "$n"
+}
+host_before=$(host_view)
+foreign_before=$(foreign_processes)
+
 for t in "$O"/tests/unit/test_* "$O"/tests/integration/test_*; do
     [ -x "$t" ] && run_one "$t"
 done
@@ -42,8 +59,32 @@ for t in tests/e2e/*.sh; do
     [ -f "$t" ] && run_one sh "$t"
 done
 
+ran=$((passed + failed))
+printf '\n=== the host after the whole suite\n'
+tries=0
+while :; do
+    host_after=$(host_view)
+    foreign_after=$(foreign_processes)
+    if [ "$host_after" = "$host_before" ] && [ "$foreign_after" -le "$foreign_before" ]; then
+        echo "host unchanged: same /procN mounts and / entries, no process left in another PID namespace"
+        passed=$((passed + 1))
+        break
+    fi
+    tries=$((tries + 1))
+    if [ $tries -ge 20 ]; then
+        echo "host CHANGED by the test suite:"
+        printf '%s\n' "$host_before" >"$log.before"
+        printf '%s\n' "$host_after" | diff "$log.before" - | sed -n 's/^[<>]/  &/p'
+        rm -f "$log.before"
+        echo "  processes in other PID namespaces: $foreign_before before, $foreign_after after"
+        failed=$((failed + 1)); broken="$broken host-check"
+        break
+    fi
+    sleep 0.1
+done
+
 printf '\n'
 [ -n "$broken" ] && echo "failing runners:$broken"
 echo "tests: $passed passed, $failed failed, $skipped skipped"
-if [ $((passed + failed)) -eq 0 ]; then echo "tests: no test ran (nothing built?)"; exit 1; fi
+if [ "$ran" -eq 0 ]; then echo "tests: no test ran (nothing built?)"; exit 1; fi
 [ "$failed" -eq 0 ] && [ -z "$broken" ]
