@@ -336,13 +336,29 @@ static void sweeper_main(const struct lab *lab, const struct spare *spare, int o
 }
 
 /* Runs the sweeper; its report lines go to *lines (malloc'd). */
+/* Does the lab's own /proc list its keeper (lab PID 1) and nothing else?
+ * It lists the lab's processes only: a few entries, not the host's. */
+static int lab_runs_keeper_alone(const struct lab *lab)
+{
+    DIR *dir = lab_open_proc_dir(lab);
+    struct dirent *e;
+    int alone = dir != NULL;
+    while (alone && (e = readdir(dir)) != NULL)
+        alone = !(e->d_name[0] >= '1' && e->d_name[0] <= '9' && strcmp(e->d_name, "1") != 0);
+    if (dir != NULL)
+        closedir(dir);
+    return alone;
+}
+
 /* The shell's children in the lab that are not runners, by lab PID. */
 static void find_spared(const struct lab *lab, struct spare *spare)
 {
     struct stat lab_ns, st;
+    spare->count = 0;
+    if (lab_runs_keeper_alone(lab))
+        return; /* nothing to spare: skip the look at every host process */
     DIR *dir = opendir("/proc");
     struct dirent *e;
-    spare->count = 0;
     if (dir == NULL || fstat(lab->lab_pidns_fd, &lab_ns) == -1) {
         if (dir != NULL)
             closedir(dir);
@@ -523,17 +539,22 @@ static int survivors_once(const struct lab *lab, FILE *report)
             closedir(dir);
         return 0;
     }
+    /* Every process of the host is looked at: paths relative to the open
+     * /proc, built without printf, keep that cheap. */
+    int proc_fd = dirfd(dir);
     while ((e = readdir(dir)) != NULL) {
         char path[300];
         struct stat st;
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] < '1' || e->d_name[0] > '9' || len > sizeof path - 8)
             continue;
-        snprintf(path, sizeof path, "/proc/%s/ns/mnt", e->d_name);
-        int in_mnt = stat(path, &st) == 0 && st.st_ino == lab->keeper_mnt_ino;
-        snprintf(path, sizeof path, "/proc/%s/ns/pid", e->d_name);
+        memcpy(path, e->d_name, len);
+        memcpy(path + len, "/ns/mnt", 8);
+        int in_mnt = fstatat(proc_fd, path, &st, 0) == 0 && st.st_ino == lab->keeper_mnt_ino;
+        memcpy(path + len, "/ns/pid", 8);
         int in_pid = 0;
-        if (stat(path, &st) == 0 && st.st_ino != own.st_ino)
-            in_pid = below_lab(open(path, O_RDONLY | O_CLOEXEC), &lab_ns);
+        if (fstatat(proc_fd, path, &st, 0) == 0 && st.st_ino != own.st_ino)
+            in_pid = below_lab(openat(proc_fd, path, O_RDONLY | O_CLOEXEC), &lab_ns);
         if (!in_mnt && !in_pid)
             continue;
         count++;
@@ -553,10 +574,14 @@ static int survivors_once(const struct lab *lab, FILE *report)
 
 int lab_find_survivors(struct lab *lab, FILE *report)
 {
-    /* Killed processes take a moment to exit: give them up to a second. */
-    for (int waited = 0; waited < 1000 && survivors_once(lab, NULL) > 0; waited += 10)
+    /* Killed processes take a moment to exit: give them up to a second.
+     * The names are looked up (and reported) only for those still there. */
+    int count = survivors_once(lab, NULL);
+    for (int waited = 0; waited < 1000 && count > 0; waited += 10) {
         sleep_ms(10);
-    return survivors_once(lab, report);
+        count = survivors_once(lab, NULL);
+    }
+    return count > 0 ? survivors_once(lab, report) : 0;
 }
 
 /* Writes the lines only in a ("-") or only in b ("+"); both sorted. */

@@ -18,9 +18,10 @@
 /* Splits text into lines in place (a trailing '\r' is dropped). */
 static int lesson_split_lines(char *text, char ***lines, size_t *count)
 {
-    size_t cap = 1;
-    for (const char *c = text; *c; c++)
-        cap += *c == '\n';
+    size_t cap = 1, len = strlen(text);
+    for (const char *c = memchr(text, '\n', len); c != NULL;
+         c = memchr(c + 1, '\n', len - (size_t)(c + 1 - text)))
+        cap++;
     *lines = malloc(cap * sizeof(**lines));
     *count = 0;
     if (!*lines)

@@ -12,17 +12,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int lesson_read_text_file(const char *path, char **text, char *why, size_t whylen)
 {
     FILE *f = fopen(path, "r");
+    struct stat st;
     *text = NULL;
     if (!f) {
         snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno));
         return -1;
     }
-    char *buf = malloc(LESSON_MAX_FILE_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, LESSON_MAX_FILE_BYTES + 1, f) : 0;
+    /* A buffer of the file's size (a lesson is a few KiB; the 1 MiB cap is
+     * only a bound for what is not a text file), one byte more to see a
+     * file that is larger than it said, or not regular. */
+    size_t cap = LESSON_MAX_FILE_BYTES;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (off_t)cap)
+        cap = (size_t)st.st_size + 1;
+    char *buf = malloc(cap + 1);
+    size_t n = buf ? fread(buf, 1, cap + 1, f) : 0;
+    if (buf && n > cap && cap < LESSON_MAX_FILE_BYTES) { /* it grew: read the rest */
+        char *bigger = realloc(buf, LESSON_MAX_FILE_BYTES + 2);
+        if (bigger)
+            n += fread(bigger + n, 1, LESSON_MAX_FILE_BYTES + 1 - n, f);
+        buf = bigger ? bigger : (free(buf), NULL);
+    }
     int failed = !buf || ferror(f);
     fclose(f);
     if (failed || n > LESSON_MAX_FILE_BYTES || memchr(buf, '\0', n)) {
@@ -39,22 +53,47 @@ int lesson_read_text_file(const char *path, char **text, char *why, size_t whyle
     return 0;
 }
 
-/* Does this line hold the directive KIND::TAG[] (followed by the end of the
- * line or a blank, as asciidoctor requires)? */
-static int include_line_has(const char *line, size_t len, const char *kind, const char *tag)
+/* The two directives that delimit one tagged region, "tag::NAME[]" and
+ * "end::NAME[]", built once per scan (not once per line of the file). */
+struct include_needles {
+    char open[160], close[160];
+    size_t open_len, close_len;
+};
+
+static int include_needles_make(struct include_needles *n, const char *tag)
 {
-    char needle[160];
-    int n = snprintf(needle, sizeof(needle), "%s::%s[]", kind, tag);
-    if (n < 0 || (size_t)n >= sizeof(needle))
-        return 0;
+    int a = snprintf(n->open, sizeof(n->open), "tag::%s[]", tag);
+    int b = snprintf(n->close, sizeof(n->close), "end::%s[]", tag);
+    if (a < 0 || b < 0 || (size_t)a >= sizeof(n->open) || (size_t)b >= sizeof(n->close))
+        return -1;
+    n->open_len = (size_t)a;
+    n->close_len = (size_t)b;
+    return 0;
+}
+
+/* Does this line hold the directive (followed by the end of the line or a
+ * blank, as asciidoctor requires)? */
+static int include_line_has(const char *line, size_t len, const char *needle, size_t n)
+{
     for (const char *p = line; p + n <= line + len; p++) {
-        p = memmem(p, (size_t)(line + len - p), needle, (size_t)n);
+        p = memmem(p, (size_t)(line + len - p), needle, n);
         if (!p)
             return 0;
         const char *after = p + n;
         if (after == line + len || *after == ' ' || *after == '\r' || *after == '\t')
             return 1;
     }
+    return 0;
+}
+
+/* Every directive holds "::": most lines of code do not, and need no
+ * further look (a lesson's start-up reads every included file). */
+static int include_line_has_colons(const char *line, size_t len)
+{
+    for (const char *p = memchr(line, ':', len); p != NULL && p + 1 < line + len;
+         p = memchr(p + 1, ':', (size_t)(line + len - p - 1)))
+        if (p[1] == ':')
+            return 1;
     return 0;
 }
 
@@ -92,21 +131,28 @@ static int include_append(struct include_scan *s, const char *line, size_t len)
 static int include_scan_text(const char *text, const char *tag, struct include_scan *s, char *why,
                              size_t whylen)
 {
+    struct include_needles n;
     int lineno = 0;
+    if (include_needles_make(&n, tag) == -1) {
+        snprintf(why, whylen, "tag name too long: '%.40s...'", tag);
+        return -1;
+    }
     for (const char *line = text; *line;) {
         const char *nl = strchr(line, '\n');
         size_t len = nl ? (size_t)(nl - line) : strlen(line);
         lineno++;
-        if (include_line_has(line, len, "tag", tag)) {
+        int colons = include_line_has_colons(line, len);
+        if (colons && include_line_has(line, len, n.open, n.open_len)) {
             if (s->open_line) {
                 snprintf(why, whylen, "tag '%s' opens twice (lines %d and %d)", tag, s->open_line,
                          lineno);
                 return -1;
             }
             s->open_line = lineno;
-        } else if (s->open_line && !s->closed && include_line_has(line, len, "end", tag)) {
+        } else if (colons && s->open_line && !s->closed &&
+                   include_line_has(line, len, n.close, n.close_len)) {
             s->closed = 1;
-        } else if (s->open_line && !s->closed && !include_line_is_directive(line, len)) {
+        } else if (s->open_line && !s->closed && !(colons && include_line_is_directive(line, len))) {
             if (!s->first_line)
                 s->first_line = lineno;
             if (include_append(s, line, len) == -1) {

@@ -139,6 +139,30 @@ int lp_read_paragraph(struct lp *p, char **text, int stop_at_choice)
     return 0;
 }
 
+/* Lines [from, to) joined with newlines into one allocation (NULL when
+ * there are none): a block of code is copied once, not regrown per line. */
+static int lp_join_lines(struct lp *p, size_t from, size_t to, char **text)
+{
+    size_t total = 0;
+    *text = NULL;
+    if (from >= to)
+        return 0;
+    for (size_t i = from; i < to; i++)
+        total += strlen(lp_line(p, i)) + 1;
+    char *out = malloc(total), *end = out;
+    if (out == NULL)
+        return lp_oom(p);
+    for (size_t i = from; i < to; i++) {
+        size_t n = strlen(lp_line(p, i));
+        memcpy(end, lp_line(p, i), n);
+        end += n;
+        *end++ = '\n';
+    }
+    end[-1] = '\0';
+    *text = out;
+    return 0;
+}
+
 /* Reads a delimited block opening at p->pos with delim: its content lines
  * joined with newlines (NULL when empty); p->pos moves past the closing line. */
 int lp_read_delimited(struct lp *p, const char *delim, const char *what, char **text,
@@ -153,10 +177,7 @@ int lp_read_delimited(struct lp *p, const char *delim, const char *what, char **
     for (; p->pos < p->limit; p->pos++) {
         if (strcmp(lp_line(p, p->pos), delim) == 0) {
             *content_end = p->pos++;
-            for (size_t i = *content_start; i < *content_end; i++)
-                if (lp_append(text, "\n", lp_line(p, i)) == -1)
-                    return lp_oom(p);
-            return 0;
+            return lp_join_lines(p, *content_start, *content_end, text);
         }
     }
     return lp_fail(p, open, "%s opened here is never closed (expected a line '%s')", what, delim);
