@@ -166,7 +166,7 @@ static void test_init_sleep_bad_arguments_leave_nothing(void **state)
     static const struct bad_case cases[] = {
         {"/ex/pidns_init_sleep /proc2 /proc3", "too many arguments"},
         {"/ex/pidns_init_sleep --bogus", "unknown option"},
-        {"/ex/pidns_init_sleep /nonexistent/proc2", "directory /nonexistent does not exist"},
+        {"/ex/pidns_init_sleep /no-such-dir/proc2", "directory /no-such-dir does not exist"},
         {"mkdir -p /ro && mount -t tmpfs -o ro none /ro && /ex/pidns_init_sleep /ro/proc2; "
          "rc=$?; umount /ro; rmdir /ro; exit $rc",
          "directory /ro is not writable"},
@@ -311,7 +311,7 @@ static void test_proc_mount_bad_arguments_leave_nothing(void **state)
     TL_REQUIRE_ROOT();
     static const struct bad_case cases[] = {
         {"/ex/pidns_proc_mount --chroot /", "refusing to mount over the real /proc"},
-        {"/ex/pidns_proc_mount --chroot /nonexistent", "No such file or directory"},
+        {"/ex/pidns_proc_mount --chroot /no-such-dir", "No such file or directory"},
         {"/ex/pidns_proc_mount --chroot", "--chroot needs a directory"},
         {"/ex/pidns_proc_mount --bogus", "unknown option"},
         {"mkdir /shared && mount --bind /shared /shared && mount --make-shared /shared && "

@@ -161,10 +161,10 @@ static int multi_command_status(void *arg)
     EXPECT(nothing_left(&why), "left behind: %s", why);
 
     EXPECT(mkdir("/proc1", 0555) == 0, "mkdir /proc1: %s", strerror(errno));
-    EXPECT(ex_start(&r, (char *[]){"/ex/multi_pidns", "2", "/nonexistent/cmd", NULL}) == 0, "fork");
+    EXPECT(ex_start(&r, (char *[]){"/ex/multi_pidns", "2", "/no-such-dir/cmd", NULL}) == 0, "fork");
     status = ex_finish(&r, 5000);
     EXPECT(status == 127, "exit status %d, output:\n%s", status, r.out);
-    EXPECT(strstr(r.out, "multi_pidns: execvp /nonexistent/cmd: No such file or directory\n"),
+    EXPECT(strstr(r.out, "multi_pidns: execvp /no-such-dir/cmd: No such file or directory\n"),
            "got:\n%s", r.out);
     EXPECT(access("/proc1", F_OK) == 0 && access("/proc0", F_OK) == -1,
            "/proc1 should stay, /proc0 go");
