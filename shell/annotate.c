@@ -38,7 +38,22 @@ static void add_note(struct notes *n, const char *fmt, ...)
     n->count++;
 }
 
-/* Whether the decimal number value appears in text as a whole word. */
+/* Whether the number at s is the PID part of a path into another
+ * namespace's procfs, such as "/proc4/5": a PID of the namespace mounted at
+ * /proc4, not of the lab's, so it must not be read as a lab PID. */
+static int in_other_procfs(const char *text, const char *s)
+{
+    const char *p = s - 1;
+
+    if (p < text || *p != '/')
+        return 0;
+    while (p > text && isdigit((unsigned char)p[-1]))
+        p--;
+    return p < s - 1 && p - text >= 5 && strncmp(p - 5, "/proc", 5) == 0;
+}
+
+/* Whether the decimal number value appears in text as a whole word, as a
+ * PID of the lab's namespace. */
 static int mentions_number(const char *text, long value)
 {
     char digits[24];
@@ -47,7 +62,7 @@ static int mentions_number(const char *text, long value)
     for (const char *s = strstr(text, digits); s != NULL; s = strstr(s + 1, digits)) {
         int before = s > text && (isalnum((unsigned char)s[-1]) || s[-1] == '[');
         int after = isalnum((unsigned char)s[len]) || s[len] == ']';
-        if (!before && !after)
+        if (!before && !after && !in_other_procfs(text, s))
             return 1;
     }
     return 0;

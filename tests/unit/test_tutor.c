@@ -196,6 +196,13 @@ static void test_notes_relate_pids_and_namespace_links(void **state)
     notes = annotate_output("PID 276560 and 127656 are other numbers\n", &tree, 5);
     assert_string_equal(notes, ""); /* whole numbers only */
     free(notes);
+    /* /proc2/27656 is a PID of the namespace mounted at /proc2, not the lab's. */
+    notes = annotate_output("/proc2/27656\n/proc12/27656/status:Name: sleep\n", &tree, 5);
+    assert_string_equal(notes, "");
+    free(notes);
+    notes = annotate_output("/proc/27656/status\n", &tree, 5);
+    assert_non_null(strstr(notes, "27656 in your namespace"));
+    free(notes);
     notes = annotate_output("27656 pid:[4026532412] pid:[4026531836]", &tree, 1);
     assert_int_equal(strchr(notes, '\n') - notes + 1, (long)strlen(notes)); /* at most 1 */
     free(notes);
