@@ -53,6 +53,7 @@ static void check_kernel(FILE *out, int *fatal)
         {4, 1, "NSpid in /proc/PID/status: a PID at every level (4.1)"},
         {4, 9, "NS_GET_PARENT: the namespace tree (4.9)"},
         {4, 12, "/proc/PID/ns/pid_for_children (4.12)"},
+        {5, 5, "clone3() with set_tid: choosing PIDs (5.5)"},
     };
 
     uname(&u);
