@@ -21,6 +21,33 @@ static int need_lesson(const struct shell *sh)
     return 0;
 }
 
+/* One line of the `lessons` table: progress mark, number, name (when
+ * with_name), title. */
+static void lessons_line(struct shell *sh, const struct lesson *l, int with_name, char *line,
+                         size_t len)
+{
+    const struct progress_entry *e = progress_get(&sh->progress, l->id);
+    char mark[32] = "[    ]";
+    if (e != NULL && e->done)
+        snprintf(mark, sizeof mark, "[done]");
+    else if (e != NULL)
+        snprintf(mark, sizeof mark, "[%d/%zu]", e->step + 1, l->step_count);
+    snprintf(line, len, "%-7s %2d  %-*s%s (%d min)", mark, l->number, with_name ? 28 : 0,
+             with_name ? l->id : "", l->title, l->minutes);
+}
+
+/* Whether every line of the `lessons` table fits the terminal's width. */
+static int lessons_fit(struct shell *sh, int with_name)
+{
+    char line[512];
+    for (size_t i = 0; i < sh->lesson_count; i++) {
+        lessons_line(sh, &sh->lessons[i], with_name, line, sizeof line);
+        if (render_display_width(line, strlen(line)) > sh->render.width)
+            return 0;
+    }
+    return 1;
+}
+
 int cmd_lessons(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
@@ -29,16 +56,15 @@ int cmd_lessons(struct shell *sh, int argc, char **argv)
         shell_error(sh, "no lessons found in %s (use --lessons DIR)", sh->dirs.lessons);
         return SHELL_ERROR;
     }
+    /* A table with its columns when every line fits the width, without the
+     * names column if need be; else each line is wrapped (the spaces between
+     * columns are then re-flowed). */
+    int with_name = lessons_fit(sh, 1) || !lessons_fit(sh, 0);
+    enum render_style style = lessons_fit(sh, with_name) ? RENDER_OUTPUT : RENDER_PLAIN;
+    char line[512];
     for (size_t i = 0; i < sh->lesson_count; i++) {
-        const struct lesson *l = &sh->lessons[i];
-        const struct progress_entry *e = progress_get(&sh->progress, l->id);
-        char mark[32] = "[    ]";
-        if (e != NULL && e->done)
-            snprintf(mark, sizeof mark, "[done]");
-        else if (e != NULL)
-            snprintf(mark, sizeof mark, "[%d/%zu]", e->step + 1, l->step_count);
-        render_textf(&sh->render, RENDER_PLAIN, "%-7s %2d  %-24s %s (%d min)", mark, l->number,
-                     l->id, l->title, l->minutes);
+        lessons_line(sh, &sh->lessons[i], with_name, line, sizeof line);
+        render_text(&sh->render, style, line);
     }
     render_text(&sh->render, RENDER_NOTE, "Type `lesson N` to start or resume one.");
     return SHELL_OK;

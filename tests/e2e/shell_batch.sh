@@ -46,4 +46,16 @@ check "quit with a background job: nothing left" nothing_left "pidns_init_sleep 
 printf 'reset\n' | "$TUTOR" >"$out" 2>"$err"
 check "reset in a script asks for -y" grep -q "reset -y" "$err"
 
+
+# `lessons`: a table whose columns stay when it fits the width, without the
+# names column when only that fits; never a line wider than the width.
+echo lessons | COLUMNS=120 "$TUTOR" >"$out" 2>"$err"
+check "lessons at 120 columns: number, name and title in columns" \
+    grep -Eq '^\[    \]   1  01-new-namespace +A new PID namespace' "$out"
+echo lessons | COLUMNS=80 "$TUTOR" >"$out" 2>"$err"
+check "lessons at 80 columns: the names column is left out" \
+    grep -Eq '^\[    \]   1  A new PID namespace' "$out"
+longest=$(awk '{ if (length > m) m = length } END { print m }' "$out")
+check "lessons at 80 columns: no line is wider (longest $longest)" [ "$longest" -le 80 ]
+
 finish
