@@ -60,10 +60,10 @@ int cmd_status(struct shell *sh, int argc, char **argv)
     }
     list_jobs(sh);
     list_mounts(sh);
-    render_textf(&sh->render, RENDER_NOTE,
-                 "Another terminal sees none of this; to enter the "
-                 "lab from one, run: %s",
-                 lab_nsenter_command(sh->lab));
+    /* The command on a line of its own, so that wrapping never splits it. */
+    render_text(&sh->render, RENDER_NOTE,
+                "Another terminal sees none of this; to enter the lab from one, run:");
+    render_textf(&sh->render, RENDER_COMMAND, "    %s", lab_nsenter_command(sh->lab));
     return SHELL_OK;
 }
 
