@@ -28,6 +28,7 @@ bench: all $(BENCH_FLOOR)
 	@mkdir -p $(BENCH_OUT)/raw
 	@cut -d' ' -f1-3 /proc/loadavg >$(BENCH_OUT)/raw/load-start.txt
 	@for t in $(BENCH_ORDER); do $(MAKE) --no-print-directory $$t || exit 1; done
+	@cut -d' ' -f1-3 /proc/loadavg >$(BENCH_OUT)/raw/load-end.txt
 	@python3 tests/bench/report.py assemble $(BENCH_OUT) $(BENCH_RUNS) \
 		$(patsubst bench-%,%,$(BENCH_ORDER))
 

@@ -130,16 +130,17 @@ def multi(out):
                     % (n, m, u, f, c, m / u, verdict(m / u, 0.5), m / f, verdict(m / f, 1.1),
                        m / c))
     adoc += ["|===", "", "How the cost grows with N (least-squares line through the medians):",
-             "", '[cols="3,2,2",options="header"]', "|===",
-             "| command | per level | fixed (N = 0)"]
+             "", '[cols="3,2,2,2",options="header"]', "|===",
+             "| command | per level | fixed (N = 0) | `multi_pidns` per level against it"]
     names = {"multi_pidns": "`multi_pidns N true`",
              "unshare-chain": "`unshare -pf --mount-proc` nested N deep",
              "floor": "floor (`bench_floor N true`)",
              "floor-copy": "floor, memory copied (`bench_floor --copy-memory N true`)"}
+    ours, _ = slope(levels, [med[("multi_pidns", n)] for n in levels])
     for k in kinds:
         per, fixed = slope(levels, [med[(k, n)] for n in levels])
         rows.append(["per-level " + k, "%.3f" % per, "", "", "", "", "", "%.3f" % fixed])
-        adoc.append("| %s | %.2f ms | %.1f ms" % (names[k], per, fixed))
+        adoc.append("| %s | %.2f ms | %.1f ms | %.2fx" % (names[k], per, fixed, ours / per))
     adoc += ["|===", "", "Medians of %d runs of each command, all in one hyperfine invocation per"
              " round, in the sandbox." % runs, ""]
     write(out, "multi", ["N", "multi_pidns_ms", "unshare_chain_ms", "floor_ms",
@@ -169,13 +170,15 @@ def memory(out):
 
 
 def assemble(out, runs, names):
-    load_start = open(os.path.join(out, "raw", "load-start.txt")).read().split()[:3]
-    load_end = open("/proc/loadavg").read().split()[:3]
+    started = os.path.join(out, "raw", "load-start.txt")
+    load_start = open(started).read().split()[:3]
+    load_end = open(os.path.join(out, "raw", "load-end.txt")).read().split()[:3]
     lines = [
         "// Written by `make bench` (tests/bench/report.py): paste below the Figures heading.",
         "Measured %s on Linux %s, %d CPUs (%s), as %s, BENCH_RUNS=%s. Load average"
         " (1, 5, 15 min) %s at the start, %s at the end."
-        % (time.strftime("%Y-%m-%d %H:%M %Z"), platform.release(), os.cpu_count(),
+        % (time.strftime("%Y-%m-%d %H:%M %Z", time.localtime(os.path.getmtime(started))),
+           platform.release(), os.cpu_count(),
            platform.machine(), "root" if os.geteuid() == 0 else "an ordinary user", runs,
            " ".join(load_start), " ".join(load_end)),
         "",
