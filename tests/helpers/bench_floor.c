@@ -124,8 +124,8 @@ int main(int argc, char *argv[])
     }
     errno = 0;
     long n = strtol(argv[first], &end, 10);
-    if (*end != '\0' || end == argv[first] || errno != 0 || n < 1 || n > MAX_NESTING - 1) {
-        fprintf(stderr, "bench_floor: N must be 1..%d, got '%s'\n", MAX_NESTING - 1,
+    if (*end != '\0' || end == argv[first] || errno != 0 || n < 1 || n > MAX_NESTING) {
+        fprintf(stderr, "bench_floor: N must be 1..%d, got '%s'\n", MAX_NESTING,
                 argv[first]);
         return 2;
     }
