@@ -45,7 +45,7 @@ static char *stackArea; /* MAX_NESTING slices of LEVEL_STACK bytes */
 
 /* A failure in a clone child: one line, then _exit (shared memory, shared
  * stdio: nothing may be flushed twice). */
-static void childFail(const char *what, int level)
+static _Noreturn void childFail(const char *what, int level)
 {
     char line[128];
     int len = snprintf(line, sizeof line, "bench_floor: %s /proc%d: %s\n", what, level,
