@@ -51,8 +51,9 @@ static _Noreturn void childFail(const char *what, int level)
     int len = snprintf(line, sizeof line, "bench_floor: %s /proc%d: %s\n", what, level,
                        strerror(errno));
 
-    if (write(STDERR_FILENO, line, (size_t)len) < 0)
-        _exit(126);
+    if (write(STDERR_FILENO, line, (size_t)len) < 0) {
+        /* stderr is gone: the exit status is all that is left to tell */
+    }
     _exit(126);
 }
 
