@@ -48,6 +48,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,34 +214,28 @@ static bool cleanUp(void)
     return ok;
 }
 
-struct levelArgs {
-    int level;             /* this child mounts /proc<level>; 0 is the innermost */
+/* What every level needs to know; set before the first clone(), then only
+ * read, so the children (each with a copy of our memory) never write to it. */
+static struct {
     char **command;        /* NULL: sleep */
     int goFd, goWriteFd;   /* the topmost child waits for one byte on goFd */
     sigset_t originalMask; /* restored before exec */
-    char *parentStack;     /* the stack our parent runs on (NULL for the top) */
-    char *ownStack;        /* the stack this child runs on */
-};
+    char *stacks;          /* one STACK_SIZE slice per level, level 0 lowest */
+} chain;
 
 static int childFunc(void *arg);
 
-/* Creates the child for args->level in a new PID namespace. Each child gets
- * a copy of our memory (no CLONE_VM), stack included, so we unmap our copy of
- * the stack as soon as clone() returns. */
-static pid_t cloneLevel(struct levelArgs *args)
+/* Creates the child that mounts /proc<level>, in a new PID namespace. Each
+ * child gets a copy of our memory (no CLONE_VM) and runs on its own slice of
+ * the stack area, which main() mapped once for all levels. The level travels
+ * in clone()'s argument itself, so no level writes to memory it copied from
+ * its parent (each such write would cost a page copy). */
+static pid_t cloneLevel(int level)
 {
-    char *stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-    if (stack == MAP_FAILED)
-        return -1;
-    args->parentStack = args->ownStack;
-    args->ownStack = stack;
+    char *stackTop = chain.stacks + (size_t)(level + 1) * STACK_SIZE;
+
     fflush(stdout);
-    pid_t pid = clone(childFunc, stack + STACK_SIZE, CLONE_NEWPID | SIGCHLD, args);
-    int saved = errno;
-    munmap(stack, STACK_SIZE);
-    errno = saved;
-    return pid;
+    return clone(childFunc, stackTop, CLONE_NEWPID | SIGCHLD, (void *)(intptr_t)level);
 }
 
 /* The exit status a shell would report for a wait status. */
@@ -250,63 +245,57 @@ static int exitStatusOf(int waitStatus)
 }
 
 /* The innermost child: the namespace's init runs sleep or COMMAND. */
-static void runFinal(struct levelArgs *args)
+static void runFinal(void)
 {
-    if (args->command == NULL)
+    if (chain.command == NULL)
         printf("Final child sleeping\n");
     else
-        printf("Final child running %s\n", args->command[0]);
+        printf("Final child running %s\n", chain.command[0]);
     /* The top process blocked some signals around clone(); a mask survives
      * exec, and COMMAND deserves the signals it expects. */
-    if (sigprocmask(SIG_SETMASK, &args->originalMask, NULL) == -1)
+    if (sigprocmask(SIG_SETMASK, &chain.originalMask, NULL) == -1)
         errExitChild("sigprocmask");
     fflush(stdout); /* exec discards whatever stdio still holds */
-    if (args->command == NULL)
+    if (chain.command == NULL)
         execlp("sleep", "sleep", "600", (char *)NULL);
     else
-        execvp(args->command[0], args->command);
+        execvp(chain.command[0], chain.command);
     int saved = errno;
-    failWith(WARN, saved, "execvp %s", args->command == NULL ? "sleep" : args->command[0]);
+    failWith(WARN, saved, "execvp %s", chain.command == NULL ? "sleep" : chain.command[0]);
     _exit(saved == ENOENT ? 127 : 126);
 }
 
 /* Runs in each child: PID 1 of the namespace whose procfs goes at /proc<level>. */
 static int childFunc(void *arg)
 {
-    struct levelArgs *args = arg;
+    int level = (int)(intptr_t)arg;
     char path[32], go;
 
-    /* Our copy of the stack our parent runs on is of no use to us, and
-     * would be copied again into every deeper level: free it. */
-    if (args->parentStack != NULL && munmap(args->parentStack, STACK_SIZE) == -1)
-        errExitChild("munmap");
-
-    if (args->level == levels - 1) {
+    if (level == levels - 1) {
         /* The topmost child dies with the top process; every namespace
          * below dies with it, since killing an init ends its namespace. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
             errExitChild("prctl(PR_SET_PDEATHSIG)");
-        close(args->goWriteFd);
-        if (read(args->goFd, &go, 1) != 1) /* no byte: the parent died before prctl() */
+        close(chain.goWriteFd);
+        if (read(chain.goFd, &go, 1) != 1) /* no byte: the parent died before prctl() */
             _exit(EXIT_FAILURE);
-        close(args->goFd);
+        close(chain.goFd);
     }
     // tag::nest[]
-    snprintf(path, sizeof path, "/proc%d", args->level);
+    snprintf(path, sizeof path, "/proc%d", level);
     if (mkdir(path, 0555) == -1 && errno != EEXIST)
         errExitChild("mkdir %s", path);
     /* We mount, so this procfs shows OUR namespace (and those nested in it). */
     if (mount("proc", path, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
         errExitChild("mount procfs at %s", path);
     printf("Mounting procfs at %s\n", path);
-    if (args->level == 0)
-        runFinal(args);
+    if (level == 0)
+        runFinal();
 
-    args->level--;
-    pid_t child = cloneLevel(args);
+    pid_t child = cloneLevel(level - 1);
     // end::nest[]
     if (child == -1)
-        errExitChild("clone(CLONE_NEWPID) for /proc%d%s", args->level,
+        errExitChild("clone(CLONE_NEWPID) for /proc%d%s", level - 1,
                      errno == ENOSPC ? " (the kernel's 32-level nesting limit, or "
                                        "user.max_pid_namespaces, was reached)"
                                      : "");
@@ -357,7 +346,6 @@ static int waitForTopChild(const sigset_t *watched)
 
 int main(int argc, char *argv[])
 {
-    struct levelArgs args = {.command = NULL};
     sigset_t watched;
     int goPipe[2];
 
@@ -373,7 +361,7 @@ int main(int argc, char *argv[])
         usageErr("missing N, the number of nested PID namespaces (try '%s --help')", progName);
     levels = parseLevels(argv[first]);
     if (argc > first + 1)
-        args.command = argv + first + 1;
+        chain.command = argv + first + 1;
     checkMountPoints();
 
     sigemptyset(&watched);
@@ -382,15 +370,20 @@ int main(int argc, char *argv[])
     sigaddset(&watched, SIGTERM);
     sigaddset(&watched, SIGHUP);
     sigaddset(&watched, SIGQUIT);
-    if (sigprocmask(SIG_BLOCK, &watched, &args.originalMask) == -1)
+    if (sigprocmask(SIG_BLOCK, &watched, &chain.originalMask) == -1)
         errExit("sigprocmask");
     if (pipe2(goPipe, O_CLOEXEC) == -1)
         errExit("pipe2");
-    args.goFd = goPipe[0];
-    args.goWriteFd = goPipe[1];
-    args.level = levels - 1;
+    chain.goFd = goPipe[0];
+    chain.goWriteFd = goPipe[1];
+    /* One stack area for all levels: only the pages a level touches cost
+     * memory, and no level has stacks of its own to map or unmap. */
+    chain.stacks = mmap(NULL, (size_t)levels * STACK_SIZE, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (chain.stacks == MAP_FAILED)
+        errExit("mmap %d stacks", levels);
 
-    topChild = cloneLevel(&args);
+    topChild = cloneLevel(levels - 1);
     if (topChild == -1)
         errExit("clone(CLONE_NEWPID)%s", errno == EPERM ? " (needs root, or root in a user "
                                                           "namespace: try unshare -Ur)"

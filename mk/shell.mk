@@ -1,12 +1,12 @@
 # mk/shell.mk: targets of the guided shell (included by the Makefile).
-#   make bench-shell     start-up/quit time against unshare -m true, peak RSS
+#   make bench-shell     start-up/quit time against unshare -m true, cost per
+#                        guided step, peak RSS (part of make bench, mk/bench.mk)
 #   make commands-doc    regenerate docs/commands.adoc from the command table
-# BENCH_EXTRA lists the benchmarks a `make bench` target can run.
 BENCH_EXTRA += bench-shell
 
 .PHONY: bench-shell commands-doc
 bench-shell: $(TUTOR) $(EXAMPLES)
-	@O=$(O) sh tests/bench/shell.sh
+	@$(BENCH_ENV) sh tests/bench/shell.sh
 
 commands-doc: $(TUTOR)
 	$(TUTOR) --commands-adoc > docs/commands.adoc
