@@ -124,7 +124,9 @@ static int match_line(const char *p, const char *s)
                 for (size_t k = j; k <= n && !next[k]; k++)
                     next[k] = 1;
             } else {
-                for (size_t k = j; k < n && isdigit((unsigned char)s[k]); k++)
+                /* Stop where an earlier j already marked the rest of this
+                 * run of digits: each {N} costs O(n), not O(n^2). */
+                for (size_t k = j; k < n && isdigit((unsigned char)s[k]) && !next[k + 1]; k++)
                     next[k + 1] = 1;
             }
         }
