@@ -102,6 +102,8 @@ static enum match_token match_next_token(const char *p, size_t *i, char *c)
  * reach[j] = the pattern read so far can consume exactly s[0..j). */
 static int match_line(const char *p, const char *s)
 {
+    if (strchr(p, '{') == NULL) /* no {N} or {*}: most lines; no allocation */
+        return strcmp(p, s) == 0;
     size_t n = strlen(s);
     unsigned char *reach = calloc(n + 1, 1);
     unsigned char *next = calloc(n + 1, 1);
