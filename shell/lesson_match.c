@@ -198,10 +198,18 @@ int lesson_output_matches(const char *pattern, const char *output)
     return ok;
 }
 
-/* Kuhn's augmenting path: can pattern line i take an output line? */
+/* Kuhn's augmenting path: can pattern line i take an output line? A free
+ * line that matches is taken first, without a search: otherwise lines that
+ * match many others (a {*}) chain one recursion per line already taken. */
 static int match_augment(size_t i, const struct match_lines *pat, const struct match_lines *out,
                          long *owner, unsigned char *seen)
 {
+    for (size_t j = 0; j < out->count; j++)
+        if (owner[j] < 0 && !seen[j] && match_line(pat->line[i], out->line[j])) {
+            seen[j] = 1;
+            owner[j] = (long)i;
+            return 1;
+        }
     for (size_t j = 0; j < out->count; j++) {
         if (seen[j] || !match_line(pat->line[i], out->line[j]))
             continue;
