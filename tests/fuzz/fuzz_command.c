@@ -30,6 +30,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static struct shell sh;
 static char *rendered;
 static size_t rendered_len;
+static char *example_text; /* an example source, for source_extract() */
+
+static char *fuzz_read_example(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *text = calloc(1, 1 << 16);
+    if (f != NULL && text != NULL)
+        text[fread(text, 1, (1 << 16) - 1, f)] = '\0';
+    if (f != NULL)
+        fclose(f);
+    return text;
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -44,7 +56,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     snprintf(sh.dirs.lessons, sizeof sh.dirs.lessons, "%s", FUZZ_LESSONS_DIR);
     snprintf(sh.dirs.example_src, sizeof sh.dirs.example_src, "%s", FUZZ_EXAMPLE_SRC_DIR);
     snprintf(sh.dirs.examples, sizeof sh.dirs.examples, "%s", FUZZ_EXAMPLES_DIR);
-    if (sh.render.out == NULL ||
+    example_text = fuzz_read_example(FUZZ_EXAMPLE_SRC_DIR "/pidns_init_sleep.c");
+    if (sh.render.out == NULL || example_text == NULL ||
         lesson_load_dir(sh.dirs.lessons, &sh.lessons, &sh.lesson_count, err, sizeof err) == -1) {
         fprintf(stderr, "fuzz_command: cannot set up: %s\n", err);
         exit(1);
@@ -97,6 +110,11 @@ static void fuzz_split(const char *line)
         command_closest(argv[0]);
     if (argc > 1)
         tutor_find_lesson(&sh, argv[1]);
+    if (cmd != NULL && strcmp(cmd->name, "source") == 0 && argc == 2) {
+        const char *colon = strchr(argv[1], ':');
+        int first_line;
+        free(source_extract(example_text, colon != NULL ? colon + 1 : NULL, &first_line));
+    }
     /* help is pure (it prints); the other handlers reach the lab.
      * command_execute looks the command up by the first word as typed
      * (before quote removal), so check that word too. */
@@ -126,6 +144,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_split(line);
     }
     fuzz_complete(line);
+    int first_line;
+    free(source_extract(line, NULL, &first_line));
+    free(source_extract(line, "t", &first_line));
     free(line);
     return 0;
 }
