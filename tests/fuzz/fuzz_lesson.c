@@ -6,22 +6,61 @@
  * [.expect] of the parsed lesson, against the lesson text taken as a pattern
  * (ordered and unordered), and against every [.predict] answer.
  *
+ * The output part is also the text of an example file for the include::
+ * region reader (tag "t"), through a memfd: no file is written.
+ *
  * include:: reads files relative to FUZZ_LESSONS_DIR (the real lessons/, so
  * ../examples/NAME.c[tag=...] resolves). Inputs whose include targets leave
  * the source tree (an absolute path, or ".." past the one leading "../") are
  * skipped: the fuzzer reads files, and only ours. See docs/design.adoc.
  */
 #include "lesson.h"
+#include "lesson_internal.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #ifndef FUZZ_LESSONS_DIR
 #error "build with -DFUZZ_LESSONS_DIR='\"/path/to/lessons\"' (mk/fuzz.mk does)"
 #endif
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int example_fd = -1; /* a memfd holding an example's text */
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    example_fd = memfd_create("fuzz-example", MFD_CLOEXEC);
+    if (example_fd == -1) {
+        perror("fuzz_lesson: memfd_create");
+        exit(1);
+    }
+    return 0;
+}
+
+/* The region tagged "t" of text, as include::/proc/self/fd/N[tag=t] reads it. */
+static void fuzz_include_region(const char *text)
+{
+    size_t len = strlen(text);
+    char target[32], why[512], *code = NULL;
+    int first_line = 0;
+
+    if (ftruncate(example_fd, 0) == -1 || pwrite(example_fd, text, len, 0) != (ssize_t)len)
+        abort();
+    snprintf(target, sizeof target, "%d", example_fd);
+    if (lesson_include_region("/proc/self/fd", target, "t", &code, &first_line, why,
+                              sizeof why) == 0 &&
+        (code == NULL || first_line < 1))
+        abort(); /* a region found has code and the line it starts at */
+    free(code);
+}
 
 /* Does every include:: target stay under the source tree? */
 static int fuzz_includes_stay_inside(const char *text)
@@ -83,6 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         lesson_output_matches(text, output);
         lesson_block_output_matches(&unordered, output);
         lesson_answer_matches(text, output);
+        fuzz_include_region(output);
     }
     free(text);
     return 0;
