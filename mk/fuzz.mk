@@ -40,7 +40,8 @@ FUZZ_ENV           := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 .PHONY: fuzz fuzz-build check-fuzz fuzz-probe
 fuzz-build: fuzz-probe $(FUZZ_TARGETS) $(FUZZ_EXAMPLE_STUBS)
 
-# A compiler that cannot build a fuzzer is a failure with its reason, not a skip.
+# A compiler that cannot build a fuzzer is a failure with its reason, not a
+# skip; it is checked before anything is compiled.
 fuzz-probe:
 	@mkdir -p $(FUZZ_O)
 	@printf '%s\n' '#include <stdint.h>' '#include <stddef.h>' \
@@ -54,7 +55,7 @@ fuzz-probe:
 		echo "    (make deps-check installs clang and libclang-rt-dev; or set FUZZ_CC=clang-NN)"; \
 		exit 1; }
 
-$(FUZZ_O)/obj/%.o: shell/%.c $(SHELL_HDRS)
+$(FUZZ_O)/obj/%.o: shell/%.c $(SHELL_HDRS) | fuzz-probe
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(ALL_CPPFLAGS) $(BUILD_DEFS) $(READLINE_CFLAGS) $(FUZZ_CFLAGS) \
 		-fsanitize=fuzzer-no-link -c -o $@ $<
@@ -63,7 +64,7 @@ $(FUZZ_LIB): $(FUZZ_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(FUZZ_O)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB) $(SHELL_HDRS)
+$(FUZZ_O)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB) $(SHELL_HDRS) | fuzz-probe
 	$(FUZZ_CC) $(ALL_CPPFLAGS) -Ishell $(FUZZ_DEFS) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
 		-o $@ $< $(FUZZ_LIB) $(READLINE_LIBS) -lutil
 
