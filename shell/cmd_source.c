@@ -29,7 +29,9 @@ static int is_marker(const char *line, size_t len, const char *kind, const char 
 
 char *source_extract(const char *text, const char *tag, int *first_line)
 {
-    size_t cap = strlen(text) + 1, used = 0;
+    /* Every line kept ends in '\n', even a last line that had none: one
+     * byte more than the text, then the NUL. */
+    size_t cap = strlen(text) + 2, used = 0;
     char *out = malloc(cap);
     int inside = tag == NULL, found = tag == NULL, number = 0;
 

@@ -102,6 +102,8 @@ static enum match_token match_next_token(const char *p, size_t *i, char *c)
  * reach[j] = the pattern read so far can consume exactly s[0..j). */
 static int match_line(const char *p, const char *s)
 {
+    if (strchr(p, '{') == NULL) /* no {N} or {*}: most lines; no allocation */
+        return strcmp(p, s) == 0;
     size_t n = strlen(s);
     unsigned char *reach = calloc(n + 1, 1);
     unsigned char *next = calloc(n + 1, 1);
@@ -124,7 +126,9 @@ static int match_line(const char *p, const char *s)
                 for (size_t k = j; k <= n && !next[k]; k++)
                     next[k] = 1;
             } else {
-                for (size_t k = j; k < n && isdigit((unsigned char)s[k]); k++)
+                /* Stop where an earlier j already marked the rest of this
+                 * run of digits: each {N} costs O(n), not O(n^2). */
+                for (size_t k = j; k < n && isdigit((unsigned char)s[k]) && !next[k + 1]; k++)
                     next[k + 1] = 1;
             }
         }
@@ -194,10 +198,18 @@ int lesson_output_matches(const char *pattern, const char *output)
     return ok;
 }
 
-/* Kuhn's augmenting path: can pattern line i take an output line? */
+/* Kuhn's augmenting path: can pattern line i take an output line? A free
+ * line that matches is taken first, without a search: otherwise lines that
+ * match many others (a {*}) chain one recursion per line already taken. */
 static int match_augment(size_t i, const struct match_lines *pat, const struct match_lines *out,
                          long *owner, unsigned char *seen)
 {
+    for (size_t j = 0; j < out->count; j++)
+        if (owner[j] < 0 && !seen[j] && match_line(pat->line[i], out->line[j])) {
+            seen[j] = 1;
+            owner[j] = (long)i;
+            return 1;
+        }
     for (size_t j = 0; j < out->count; j++) {
         if (seen[j] || !match_line(pat->line[i], out->line[j]))
             continue;
