@@ -58,7 +58,8 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
     };
     int c;
 
-    while ((c = getopt_long(argc, argv, "+hV", options, NULL)) != -1) {
+    opterr = 0; /* our own messages: getopt's would name the program by its full path */
+    while ((c = getopt_long(argc, argv, "+:hV", options, NULL)) != -1) {
         if (c == OPT_AUTO)
             o->auto_lessons = optarg;
         else if (c == OPT_LESSONS)
@@ -75,8 +76,13 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
             return usage(), 0;
         else if (c == 'V')
             return printf("pidns-tutor %s\n", PIDNS_TUTOR_VERSION), 0;
-        else
-            return fprintf(stderr, "Try 'pidns-tutor --help' for more information.\n"), 1;
+        else {
+            fprintf(stderr,
+                    "pidns-tutor: %s '%s'\n"
+                    "Try 'pidns-tutor --help' for more information.\n",
+                    c == ':' ? "missing argument to" : "unknown option", argv[optind - 1]);
+            return 1;
+        }
     }
     if (optind < argc) {
         fprintf(stderr,
