@@ -94,6 +94,17 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
     return -1;
 }
 
+/* Output that could not be written (a full disk, a closed standard output)
+ * would otherwise end the session silently with status 1: say it, once. */
+static int output_lost(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "pidns-tutor: could not write all of the output to standard output "
+                    "(is it closed, or the disk full?)\n");
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     struct session_options o = {0};
@@ -113,5 +124,6 @@ int main(int argc, char **argv)
     }
     int status = session_run(&sh, &o);
     int changed = session_close(&sh);
-    return status != 0 || changed ? 1 : 0;
+    int lost = output_lost();
+    return status != 0 || changed || lost ? 1 : 0;
 }
