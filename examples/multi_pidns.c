@@ -357,6 +357,8 @@ int main(int argc, char *argv[])
         usage();
     if (argc > 1 && strcmp(argv[1], "--") == 0)
         first = 2;
+    if (argc > first && argv[first][0] == '-' && (argv[first][1] < '0' || argv[first][1] > '9'))
+        usageErr("unknown option '%s' (try '%s --help')", argv[first], progName);
     if (argc <= first)
         usageErr("missing N, the number of nested PID namespaces (try '%s --help')", progName);
     levels = parseLevels(argv[first]);

@@ -245,6 +245,10 @@ static int parse_levels(int argc, char **argv)
         fprintf(stderr, "%s: too many arguments (try --help)\n", prog);
         exit(2);
     }
+    if (argc == 2 && argv[1][0] == '-' && (argv[1][1] < '0' || argv[1][1] > '9')) {
+        fprintf(stderr, "%s: unknown option '%s' (try --help)\n", prog, argv[1]);
+        exit(2);
+    }
     if (argc == 1)
         return 3;
     char *end;

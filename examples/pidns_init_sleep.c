@@ -271,7 +271,7 @@ static void parseArgs(int argc, char *argv[])
     while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
         if (opt == 'h')
             usage();
-        usageErr("unknown option (try '%s --help')", progName);
+        usageErr("unknown option '%s' (try '%s --help')", argv[optind - 1], progName);
     }
     if (argc - optind > 1)
         usageErr("too many arguments: give at most one MOUNT_POINT (try '%s --help')", progName);

@@ -300,6 +300,10 @@ static void parse_args(int argc, char **argv)
         fprintf(stderr, "%s: too many arguments (try --help)\n", prog);
         exit(2);
     }
+    if (argc == 2 && argv[1][0] == '-' && (argv[1][1] < '0' || argv[1][1] > '9')) {
+        fprintf(stderr, "%s: unknown option '%s' (try --help)\n", prog, argv[1]);
+        exit(2);
+    }
     if (argc == 1)
         return;
     long pid_max = read_pid_max();

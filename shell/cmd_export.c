@@ -84,7 +84,7 @@ int cmd_export(struct shell *sh, int argc, char **argv)
     int index = tutor_find_lesson(sh, argv[1]);
     if (index < 0) {
         shell_error(sh, "no lesson '%s': type `lessons` for the list", argv[1]);
-        return command_usage_of(sh, "export");
+        return SHELL_ERROR;
     }
     if (argc == 2) {
         fflush(sh->render.out);

@@ -70,6 +70,22 @@ static int has_cap_sys_admin(void)
     return (caps >> CAP_SYS_ADMIN_BIT) & 1;
 }
 
+/* Whether id appears inside one of the ranges of a uid_map or gid_map: the
+ * kernel refuses a new user namespace to a process whose ids are unmapped
+ * (e.g. after a plain `unshare -U`), whatever the sysctls say. */
+static int id_mapped(const char *map, unsigned long id)
+{
+    unsigned long inside, outside, count;
+    int mapped = 0;
+    FILE *f = fopen(map, "re");
+    if (f == NULL)
+        return 1; /* no map to read: assume the usual */
+    while (!mapped && fscanf(f, "%lu %lu %lu", &inside, &outside, &count) == 3)
+        mapped = id >= inside && id - inside < count;
+    fclose(f);
+    return mapped;
+}
+
 void lab_gather_facts(const struct lab_config *config, struct lab_facts *f)
 {
     struct statfs sfs;
@@ -86,6 +102,8 @@ void lab_gather_facts(const struct lab_config *config, struct lab_facts *f)
         (int)read_long("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", -1);
     f->container = access("/.dockerenv", F_OK) == 0 || access("/run/.containerenv", F_OK) == 0 ||
                    getenv("container") != NULL;
+    f->unmapped_id =
+        !id_mapped("/proc/self/uid_map", geteuid()) || !id_mapped("/proc/self/gid_map", getegid());
 }
 
 static void probe_report(int fd, enum lab_probe_step step, int error)

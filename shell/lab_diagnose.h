@@ -40,6 +40,7 @@ struct lab_facts {
     int unprivileged_userns_clone; /* kernel.unprivileged_userns_clone, -1 if absent */
     int apparmor_restrict;         /* kernel.apparmor_restrict_unprivileged_userns, -1 if absent */
     int container;                 /* /.dockerenv, /run/.containerenv or $container */
+    int unmapped_id;               /* our uid or gid has no mapping in our user namespace */
     struct lab_probe root_probe;   /* the root route (tried when root and not forced) */
     struct lab_probe user_probe;   /* the user-namespace route */
 };

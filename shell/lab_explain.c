@@ -58,6 +58,10 @@ static int explain_user_route(const struct lab_facts *f, struct lab_diagnosis *o
                    "AppArmor gives unprivileged user namespaces no capabilities "
                    "(kernel.apparmor_restrict_unprivileged_userns is 1): %s was refused",
                    lab_probe_step_name(p->step));
+    if (p->step == LAB_PROBE_USER_NS && f->unmapped_id && refused(p->error))
+        return say(out, "start pidns-tutor outside that user namespace, or as root",
+                   "your user id has no mapping in the user namespace this runs in "
+                   "(e.g. after a plain unshare -U), so the kernel refuses a new one");
     if (p->step == LAB_PROBE_USER_NS && f->container && refused(p->error))
         return say(out, DOCKER_FIX,
                    "the container refuses to create user namespaces (its seccomp profile)");

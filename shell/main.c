@@ -58,7 +58,8 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
     };
     int c;
 
-    while ((c = getopt_long(argc, argv, "+hV", options, NULL)) != -1) {
+    opterr = 0; /* our own messages: getopt's would name the program by its full path */
+    while ((c = getopt_long(argc, argv, "+:hV", options, NULL)) != -1) {
         if (c == OPT_AUTO)
             o->auto_lessons = optarg;
         else if (c == OPT_LESSONS)
@@ -75,8 +76,13 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
             return usage(), 0;
         else if (c == 'V')
             return printf("pidns-tutor %s\n", PIDNS_TUTOR_VERSION), 0;
-        else
-            return fprintf(stderr, "Try 'pidns-tutor --help' for more information.\n"), 1;
+        else {
+            fprintf(stderr,
+                    "pidns-tutor: %s '%s'\n"
+                    "Try 'pidns-tutor --help' for more information.\n",
+                    c == ':' ? "missing argument to" : "unknown option", argv[optind - 1]);
+            return 1;
+        }
     }
     if (optind < argc) {
         fprintf(stderr,
@@ -86,6 +92,17 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
         return 1;
     }
     return -1;
+}
+
+/* Output that could not be written (a full disk, a closed standard output)
+ * would otherwise end the session silently with status 1: say it, once. */
+static int output_lost(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "pidns-tutor: could not write all of the output to standard output "
+                    "(is it closed, or the disk full?)\n");
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -107,5 +124,6 @@ int main(int argc, char **argv)
     }
     int status = session_run(&sh, &o);
     int changed = session_close(&sh);
-    return status != 0 || changed ? 1 : 0;
+    int lost = output_lost();
+    return status != 0 || changed || lost ? 1 : 0;
 }

@@ -20,12 +20,17 @@
 static char history_path[4300];
 static char start_dir[PATH_MAX];
 
-static int load_lessons(struct shell *sh)
+/* exe_known: whether /proc/self/exe told where we are; without it the
+ * lessons' path is a guess, and a warning about it would only mislead (the
+ * lab then says what is really missing). */
+static int load_lessons(struct shell *sh, int exe_known)
 {
     char err[1024];
     struct stat st;
 
     if (stat(sh->dirs.lessons, &st) == -1) {
+        if (!exe_known)
+            return 0;
         shell_warn(sh, "no lessons at %s: %s (use --lessons DIR); the lab commands still work",
                    sh->dirs.lessons, strerror(errno));
         return 0;
@@ -48,7 +53,7 @@ int session_open(struct shell *sh, const struct session_options *o)
     sh->colour_err = sh->render.colour && isatty(STDERR_FILENO);
     sh->lesson_index = -1;
     shell_find_dirs(&sh->dirs, exe, o->lessons_dir);
-    if (load_lessons(sh) == -1)
+    if (load_lessons(sh, n > 0 || o->lessons_dir != NULL) == -1)
         return -1;
     progress_open(&sh->progress, NULL, stderr);
     if (sh->progress.writable)

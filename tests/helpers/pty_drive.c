@@ -10,6 +10,8 @@
  *                  TEXT (escape sequences and \r removed before comparing)
  *   absent TEXT    the output since the last expect must not hold TEXT
  *   sleep MS       wait MS milliseconds (reading output meanwhile)
+ *   hangup         close the terminal, as when a window or an ssh link goes
+ *                  (the program gets SIGHUP; its output is lost from then on)
  *   exit STATUS    wait for the program to end with that exit status
  *   # ...          a comment
  * On failure it says which line failed and shows the output, and exits 1.
@@ -76,6 +78,8 @@ static int pump(int ms)
 {
     char buf[4096];
     struct pollfd p = {master, POLLIN, 0};
+    if (master == -1) /* hung up: nothing more to read */
+        return 0;
     int rc = poll(&p, 1, ms);
     if (rc <= 0)
         return 1;
@@ -129,7 +133,8 @@ static int wait_exit(int line, int want)
     long end = now_ms() + timeout_ms;
     int status;
     while (now_ms() < end) {
-        pump(50);
+        if (!pump(50))
+            usleep(50000);
         pid_t r = waitpid(child, &status, WNOHANG);
         if (r == child) {
             while (pump(50) && seen_len < (1u << 20)) {}
@@ -183,6 +188,11 @@ static int act(int line, char *cmd, char *arg)
     if (strcmp(cmd, "sleep") == 0) {
         long end = now_ms() + atol(arg);
         while (now_ms() < end && pump((int)(end - now_ms()))) {}
+        return 0;
+    }
+    if (strcmp(cmd, "hangup") == 0) {
+        close(master);
+        master = -1;
         return 0;
     }
     if (strcmp(cmd, "exit") == 0)

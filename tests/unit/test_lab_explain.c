@@ -66,6 +66,15 @@ static void test_disabled_user_namespaces_name_the_sysctl(void **state)
            "sudo sysctl -w kernel.unprivileged_userns_clone=1");
 }
 
+static void test_unmapped_id_is_not_blamed_on_the_container(void **state)
+{
+    (void)state;
+    struct lab_facts f = user_failed(LAB_PROBE_USER_NS, EPERM);
+    f.container = f.unmapped_id = 1;
+    expect(&f, LAB_ROUTE_NONE, "your user id has no mapping",
+           "start pidns-tutor outside that user namespace, or as root");
+}
+
 static void test_apparmor_restriction_names_its_sysctl(void **state)
 {
     (void)state;
@@ -129,6 +138,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_working_routes_have_no_problem),
         cmocka_unit_test(test_disabled_user_namespaces_name_the_sysctl),
+        cmocka_unit_test(test_unmapped_id_is_not_blamed_on_the_container),
         cmocka_unit_test(test_apparmor_restriction_names_its_sysctl),
         cmocka_unit_test(test_containers_get_the_options_they_lack),
         cmocka_unit_test(test_missing_procfs_or_kernel_features),
