@@ -9,25 +9,42 @@
 #include "lesson_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int lesson_read_text_file(const char *path, char **text, char *why, size_t whylen)
 {
-    FILE *f = fopen(path, "r");
     struct stat st;
     *text = NULL;
+    /* O_NONBLOCK: a FIFO must not hang the loading of lessons; it, like any
+     * other file that is not regular, is then refused. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd == -1 || fstat(fd, &st) == -1) {
+        snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno));
+        if (fd != -1)
+            close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(why, whylen, "%s: not a regular file", path);
+        close(fd);
+        return -1;
+    }
+    FILE *f = fdopen(fd, "r");
     if (!f) {
         snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno));
+        close(fd);
         return -1;
     }
     /* A buffer of the file's size (a lesson is a few KiB; the 1 MiB cap is
      * only a bound for what is not a text file), one byte more to see a
-     * file that is larger than it said, or not regular. */
+     * file that is larger than it said. */
     size_t cap = LESSON_MAX_FILE_BYTES;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (off_t)cap)
+    if (st.st_size < (off_t)cap)
         cap = (size_t)st.st_size + 1;
     char *buf = malloc(cap + 1);
     size_t n = buf ? fread(buf, 1, cap + 1, f) : 0;

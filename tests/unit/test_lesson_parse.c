@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *fixture(const char *rel)
 {
@@ -167,6 +169,24 @@ static void test_missing_file_is_an_error(void **state)
     assert_non_null(strstr(err, "No such file"));
 }
 
+static void test_include_of_a_fifo_is_refused_not_waited_on(void **state)
+{
+    (void)state;
+    struct lesson l;
+    char err[512], dir[] = "/tmp/lesson-fifo.XXXXXX", fifo[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/x.c", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    const char *text = "= T\n:summary: s\n:minutes: 1\n\n== S\n\n[source,c]\n----\n"
+                       "include::x.c[tag=a]\n----\n";
+    /* Without O_NONBLOCK, opening a FIFO with no writer blocks for ever. */
+    int rc = lesson_parse_string(text, "01-x.adoc", dir, &l, err, sizeof(err));
+    unlink(fifo);
+    rmdir(dir);
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(err, "not a regular file"));
+}
+
 static void test_string_and_file_agree(void **state)
 {
     (void)state;
@@ -223,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_each_malformed_lesson_is_refused_with_file_and_line),
         cmocka_unit_test(test_message_names_file_then_line),
         cmocka_unit_test(test_missing_file_is_an_error),
+        cmocka_unit_test(test_include_of_a_fifo_is_refused_not_waited_on),
         cmocka_unit_test(test_string_and_file_agree),
         cmocka_unit_test(test_load_dir_sorts_by_number),
         cmocka_unit_test(test_load_dir_refuses_a_malformed_lesson),
