@@ -113,10 +113,11 @@ int main(int argc, char **argv)
 
     int done = parse_options(argc, argv, &o, &doctor);
     if (done >= 0)
-        return done;
+        return output_lost() ? 1 : done;
     if (doctor) {
         struct lab_config config = {NULL, o.user_namespace, 0};
-        return doctor_run(stdout, &config);
+        int status = doctor_run(stdout, &config);
+        return output_lost() ? 1 : status;
     }
     if (session_open(&sh, &o) == -1) {
         session_close(&sh);
