@@ -1,18 +1,26 @@
-# mk/hardening.mk: sanitizers (run by make check).
+# mk/hardening.mk: sanitizers and valgrind (both run by make check).
 #
 #   make check-asan       build everything with ASan+UBSan into build/asan
 #                         (SANITIZE=1, same -Werror), run the unit,
 #                         integration and shell end-to-end tests against it;
 #                         any sanitizer report from any process fails
+#   make check-valgrind   valgrind memcheck on scripted shell sessions (root
+#                         and user-namespace routes, --auto) and on the
+#                         examples: no error, no definite leak, in any of
+#                         our processes, and no descriptor left open
 #
 # See tests/hardening/*.sh for what runs and why some parts cannot.
 
 ASAN_O     ?= build/asan
+VALGRIND_O ?= $(O)
 
-.PHONY: check-asan
+.PHONY: check-asan check-valgrind
 check-asan:
 	@$(MAKE) --no-print-directory O=$(ASAN_O) SANITIZE=1 all
 	@O=$(ASAN_O) sh tests/hardening/asan.sh
+
+check-valgrind: all
+	@O=$(VALGRIND_O) sh tests/hardening/valgrind.sh
 
 # LeakSanitizer cannot run in the examples that exit with their
 # pid_for_children moved (see tests/hardening/no_leak_check.c): in the
@@ -27,4 +35,4 @@ $(NO_LEAK_CHECK_EXAMPLES): $(NO_LEAK_CHECK_OBJ)
 $(NO_LEAK_CHECK_EXAMPLES): ALL_LDFLAGS += $(NO_LEAK_CHECK_OBJ)
 endif
 
-CHECK_EXTRA += check-asan
+CHECK_EXTRA += check-asan check-valgrind
