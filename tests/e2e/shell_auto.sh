@@ -22,6 +22,11 @@ check "--auto with a differing output and a failing check: exit status 1" [ $rc 
 check "--auto names the failed steps" grep -q "lesson 1, step 2 (An impossible exercise): FAILED" "$out"
 check "--auto shows the expected output" grep -q "not what the lesson expected" "$out"
 
+"$TUTOR" --auto all --lessons "$FIX/late" >"$out" 2>&1
+rc=$?
+check "--auto waits for a solution whose effect comes late (status $rc)" [ $rc -eq 0 ]
+check "--auto with a late solution: nothing left" nothing_left "sleep 4246"
+
 "$TUTOR" --auto nosuch --lessons "$FIX/lessons" >"$out" 2>&1
 check "--auto of an unknown lesson: exit status 1" [ $? -eq 1 ]
 check "--auto of an unknown lesson: says so" grep -q "no lesson 'nosuch'" "$out"
