@@ -17,14 +17,13 @@
 #  - pidns_unshare, pidns_setns and pidns_ancestry, which exit with their
 #    pid_for_children moved: the sanitizer build links
 #    tests/hardening/no_leak_check.c into them;
-#  - shell_nobody.sh, the shell as an ordinary user: the unprivileged lab
-#    cannot setns() back to its first PID namespace before exiting (lab.h).
+#  - shell_nobody.sh, the shell as an ordinary user, and lessons_auto_all.sh,
+#    which takes that route too: the unprivileged lab cannot setns() back to
+#    its first PID namespace before exiting (lab.h).
 # make check-valgrind checks those for leaks.
 #
-# Not run here: lessons_auto_all.sh (every lesson by both routes: the
-# slowest test, and its lesson 14 check races with a namespace chain that
-# ASan makes slow to build), and the tests that do not run our C code
-# (docs, install, lesson rendering, bash completion).
+# Not run here: the tests that do not run our C code (docs, install, lesson
+# rendering, bash completion).
 set -u
 O=${O:-build/asan}
 if [ ! -x "$O/pidns-tutor" ]; then
@@ -86,6 +85,7 @@ for t in shell_auto shell_batch shell_history shell_options shell_pty; do
     step "e2e $t" "tests/e2e/$t.sh"
 done
 step "e2e shell_nobody" "tests/e2e/shell_nobody.sh" "detect_leaks=0"
+step "e2e lessons_auto_all" "tests/e2e/lessons_auto_all.sh" "detect_leaks=0"
 
 kill $keeper
 wait $keeper 2>/dev/null
