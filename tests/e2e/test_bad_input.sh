@@ -39,16 +39,7 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 export XDG_STATE_HOME="$tmp/state" NO_COLOR=1 TERM=xterm
 unset SUDO_UID SUDO_GID PAGER
-passed=0 failed=0 skipped=0
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $1"; shift; for l in "$@"; do printf '    %s\n' "$l"; done; failed=$((failed + 1)); }
-skip_test() { echo "skip - $1: $2"; skipped=$((skipped + 1)); }
-finish() {
-    echo "[  PASSED  ] $passed test(s)."
-    [ $skipped -eq 0 ] || echo "[  SKIPPED ] $skipped test(s)."
-    [ $failed -eq 0 ] || echo "[  FAILED  ] $failed test(s)."
-    [ $failed -eq 0 ]; exit
-}
+. "$(dirname "$0")/lib/tap"
 for f in "$TUTOR" "$SANDBOX" "$DRIVE"; do
     [ -x "$f" ] || { not_ok "$f is built (make all)"; finish; }
 done

@@ -10,13 +10,10 @@
 set -u
 BUILD=${PIDNS_TUTOR_BUILD:-build}
 SRC=${PIDNS_TUTOR_SRC:-$(pwd)}
-passed=0 failed=0 skipped=0
+. "$(dirname "$0")/lib/tap"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $1"; shift; printf '    %s\n' "$@"; failed=$((failed + 1)); }
-skip_test() { echo "skip - $1: $2"; skipped=$((skipped + 1)); }
 
 # complete WORD... : COMPREPLY (sorted, one per line) for the last word.
 complete_line() {

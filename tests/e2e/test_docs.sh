@@ -13,20 +13,11 @@ set -u
 BUILD=${PIDNS_TUTOR_BUILD:-build}
 SRC=${PIDNS_TUTOR_SRC:-$(pwd)}
 unset MAKEFLAGS MAKELEVEL MFLAGS
-passed=0 failed=0 skipped=0
+. "$(dirname "$0")/lib/tap"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $1"; shift; for l in "$@"; do printf '    %s\n' "$l"; done; failed=$((failed + 1)); }
-skip_test() { echo "skip - $1: $2"; skipped=$((skipped + 1)); }
 check() { # check NAME PROBLEMS: ok when PROBLEMS is empty
     if [ -z "$2" ]; then ok "$1"; else not_ok "$1" "$2"; fi
-}
-finish() {
-    echo "[  PASSED  ] $passed test(s)."
-    [ $skipped -eq 0 ] || echo "[  SKIPPED ] $skipped test(s)."
-    [ $failed -eq 0 ] || echo "[  FAILED  ] $failed test(s)."
-    [ $failed -eq 0 ]; exit
 }
 cd "$SRC" || exit 1
 command -v asciidoctor >/dev/null || { skip_test "docs" "asciidoctor is missing (make deps-check)"; finish; }

@@ -10,21 +10,12 @@ set -u
 BUILD=${PIDNS_TUTOR_BUILD:-build}
 SRC=${PIDNS_TUTOR_SRC:-$(pwd)}
 unset MAKEFLAGS MAKELEVEL MFLAGS
-passed=0 failed=0 skipped=0
+. "$(dirname "$0")/lib/tap"
 tmp=$(mktemp -d /tmp/pidns-tutor-install.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 prefix=$tmp/prefix dest=$tmp/dest obuild=$tmp/build
 vars="O=$obuild PREFIX=$prefix DESTDIR=$dest"
 
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $1"; shift; for l in "$@"; do printf '    %s\n' "$l"; done; failed=$((failed + 1)); }
-skip_test() { echo "skip - $1: $2"; skipped=$((skipped + 1)); }
-finish() {
-    echo "[  PASSED  ] $passed test(s)."
-    [ $skipped -eq 0 ] || echo "[  SKIPPED ] $skipped test(s)."
-    [ $failed -eq 0 ] || echo "[  FAILED  ] $failed test(s)."
-    [ $failed -eq 0 ]; exit
-}
 command -v asciidoctor >/dev/null || { skip_test "install" "asciidoctor is missing (make deps-check)"; finish; }
 
 cd "$SRC" || exit 1
