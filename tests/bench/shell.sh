@@ -3,8 +3,8 @@
 #  1. start to a finished session, lab built and torn down, against
 #     util-linux `unshare -m true` in the same run (goal: at most 2x): once
 #     ending as on Ctrl-D (stdin /dev/null, no shell in between), once with
-#     `echo quit |` against the same baseline, both through sh (hyperfine
-#     subtracts the cost of starting sh);
+#     `echo quit |` against `echo quit | unshare -m true`, both through sh
+#     (hyperfine subtracts the cost of starting sh, not of the pipeline);
 #  2. the shell's own cost per guided step: `--auto` over a generated lesson
 #     of 1 step and of 1+K steps whose command is `true`; the difference over
 #     K is what one step costs, and `sh -c true` (what the lab runs for the
@@ -44,7 +44,9 @@ make_lesson "$scratch/more" $((STEPS + 1))
 
 echo "bench-shell: start to end of session, against $base"
 bench_rounds shell-start -N -n pidns-tutor "$T" -n baseline "$base"
-bench_rounds shell-quit -n "echo quit | pidns-tutor" "echo quit | $T" -n baseline "$base"
+# Both sides through the same pipeline, so that sh's fork of `echo` is on
+# both sides (hyperfine subtracts only the start of sh itself).
+bench_rounds shell-quit -n "echo quit | pidns-tutor" "echo quit | $T" -n baseline "echo quit | $base"
 echo "bench-shell: $STEPS guided steps running true"
 bench_rounds shell-steps -N -n steps-1 "$T --lessons $scratch/one --auto 1" \
     -n steps-more "$T --lessons $scratch/more --auto 1" -n "sh -c true" "sh -c true"
