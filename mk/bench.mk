@@ -24,7 +24,10 @@ BENCH_ORDER  = $(foreach b,$(BENCH_FIRST),$(filter $(b),$(BENCH_EXTRA))) \
 BENCH_FLOOR := $(O)/tests/helpers/bench_floor
 
 .PHONY: bench bench-multi bench-memory
-bench: all $(BENCH_FLOOR)
+# deps-check first (hyperfine, python3, util-linux), then a fresh make, as
+# for make check.
+bench: deps-check
+	@$(MAKE) --no-print-directory all $(BENCH_FLOOR)
 	@mkdir -p $(BENCH_OUT)/raw
 	@cut -d' ' -f1-3 /proc/loadavg >$(BENCH_OUT)/raw/load-start.txt
 	@for t in $(BENCH_ORDER); do $(MAKE) --no-print-directory $$t || exit 1; done
