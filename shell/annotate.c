@@ -52,6 +52,28 @@ static int in_other_procfs(const char *text, const char *s)
     return p < s - 1 && p - text >= 5 && strncmp(p - 5, "/proc", 5) == 0;
 }
 
+/* Whether the number at s sits in an NSpid: or NStgid: line where it is not
+ * a PID of the lab's namespace: every number after the first is a PID
+ * further down, and even the first is not the lab's when the line came from
+ * another namespace's procfs ("/proc4/5/status:NSpid: 5 1", grep -H). */
+static int in_nspid_tail(const char *text, const char *s)
+{
+    const char *line = s;
+    while (line > text && line[-1] != '\n')
+        line--;
+    const char *tag = NULL;
+    for (const char *p = line; p < s && tag == NULL; p++)
+        if (strncmp(p, "NSpid:", 6) == 0 || strncmp(p, "NStgid:", 7) == 0)
+            tag = p;
+    if (tag == NULL)
+        return 0;
+    const char *first = tag + strcspn(tag, ":") + 1;
+    first += strspn(first, " \t");
+    if (first != s)
+        return 1;
+    return strncmp(line, "/proc", 5) == 0 && isdigit((unsigned char)line[5]);
+}
+
 /* Whether the decimal number value appears in text as a whole word, as a
  * PID of the lab's namespace. */
 static int mentions_number(const char *text, long value)
@@ -62,7 +84,7 @@ static int mentions_number(const char *text, long value)
     for (const char *s = strstr(text, digits); s != NULL; s = strstr(s + 1, digits)) {
         int before = s > text && (isalnum((unsigned char)s[-1]) || s[-1] == '[');
         int after = isalnum((unsigned char)s[len]) || s[len] == ']';
-        if (!before && !after && !in_other_procfs(text, s))
+        if (!before && !after && !in_other_procfs(text, s) && !in_nspid_tail(text, s))
             return 1;
     }
     return 0;

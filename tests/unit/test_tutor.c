@@ -200,6 +200,17 @@ static void test_notes_relate_pids_and_namespace_links(void **state)
     notes = annotate_output("/proc2/27656\n/proc12/27656/status:Name: sleep\n", &tree, 5);
     assert_string_equal(notes, "");
     free(notes);
+    /* In an NSpid line only the first number is the lab's (27656 is not
+     * named first here), and not even that one through another procfs. */
+    notes = annotate_output("NSpid:\t9\t27656\t1\n", &tree, 5);
+    assert_string_equal(notes, "");
+    free(notes);
+    notes = annotate_output("/proc4/3/status:NSpid:\t27656\t1\n", &tree, 5);
+    assert_string_equal(notes, "");
+    free(notes);
+    notes = annotate_output("NSpid:\t27656\t1\n", &tree, 5);
+    assert_non_null(strstr(notes, "27656 in your namespace"));
+    free(notes);
     notes = annotate_output("/proc/27656/status\n", &tree, 5);
     assert_non_null(strstr(notes, "27656 in your namespace"));
     free(notes);
