@@ -227,6 +227,7 @@ int cmd_check(struct shell *sh, int argc, char **argv)
     }
     render_text(&sh->render, RENDER_GOOD, "Passed: the kernel's state shows it is done.");
     tutor_show_solution(sh, ex);
+    tutor_show_debrief(sh);
     struct progress_entry *e = progress_entry(&sh->progress, sh->lessons[sh->lesson_index].id);
     if (e != NULL && sh->step_index < 64) {
         e->checked |= 1ul << sh->step_index;

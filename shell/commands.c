@@ -68,7 +68,8 @@ const struct command command_table[] = {
      cmd_cleanup, complete_nothing, 0, 0, 0},
     {"check", "check", "check the current exercise against the kernel's state",
      "Checks whether the exercise of the current step is done, by looking at the real state "
-     "of the lab (what runs, what is mounted). Once it passes, the worked solution is shown.",
+     "of the lab (what runs, what is mounted). Once it passes, the worked solution is shown, "
+     "then the rest of the step.",
      cmd_check, complete_nothing, 0, 0, 0},
     {"hint", "hint", "a hint for the current exercise",
      "Looks at what runs and what is mounted in the lab and gives a hint about the next "

@@ -296,19 +296,25 @@ static int show_block(struct shell *sh, const struct lesson_block *b,
     return 0;
 }
 
-int tutor_show_step(struct shell *sh)
+/* Index of the current step's exercise, or its block count when it has none. */
+static size_t exercise_index(const struct lesson_step *step)
 {
-    const struct lesson *l = &sh->lessons[sh->lesson_index];
-    const struct lesson_step *step = &l->steps[sh->step_index];
+    size_t i = 0;
+    while (i < step->block_count && step->blocks[i].type != LESSON_EXERCISE)
+        i++;
+    return i;
+}
+
+/* Shows blocks [from, to) of the current step; returns 1 if one failed or
+ * the learner stopped it. */
+static int show_blocks(struct shell *sh, size_t from, size_t to)
+{
+    const struct lesson_step *step = &sh->lessons[sh->lesson_index].steps[sh->step_index];
     char *last_output = NULL;
     int failed = 0;
 
-    record(sh);
-    fputc('\n', sh->render.out);
-    render_textf(&sh->render, RENDER_HEADING, "Lesson %d, step %d of %zu: %s", l->number,
-                 sh->step_index + 1, l->step_count, step->title != NULL ? step->title : "");
     shell_interrupted = 0;
-    for (size_t i = 0; i < step->block_count; i++) {
+    for (size_t i = from; i < to; i++) {
         const struct lesson_block *next = i + 1 < step->block_count ? &step->blocks[i + 1] : NULL;
         if (step->blocks[i].type != LESSON_EXPECT)
             fputc('\n', sh->render.out); /* blocks read as paragraphs */
@@ -321,12 +327,38 @@ int tutor_show_step(struct shell *sh)
         failed |= rc;
     }
     free(last_output);
+    return failed;
+}
+
+/* A step shows its blocks up to its exercise, if it has one; what follows
+ * the exercise talks about its result, so it waits for a passing check
+ * (tutor_show_debrief). */
+int tutor_show_step(struct shell *sh)
+{
+    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    const struct lesson_step *step = &l->steps[sh->step_index];
+    size_t exercise = exercise_index(step);
+
+    record(sh);
+    fputc('\n', sh->render.out);
+    render_textf(&sh->render, RENDER_HEADING, "Lesson %d, step %d of %zu: %s", l->number,
+                 sh->step_index + 1, l->step_count, step->title != NULL ? step->title : "");
+    int failed = show_blocks(sh, 0, exercise < step->block_count ? exercise + 1 : exercise);
     if (!failed && sh->interactive && !sh->auto_mode && tutor_current_exercise(sh) == NULL)
         render_text(&sh->render, RENDER_NOTE,
                     sh->step_index + 1 < (int)l->step_count
                         ? "(Enter: next step.  again: run this step again.  help: commands)"
                         : "(Enter: finish the lesson.)");
     return failed ? SHELL_ERROR : SHELL_OK;
+}
+
+int tutor_show_debrief(struct shell *sh)
+{
+    const struct lesson_step *step = &sh->lessons[sh->lesson_index].steps[sh->step_index];
+    size_t exercise = exercise_index(step);
+    if (exercise + 1 >= step->block_count)
+        return SHELL_OK;
+    return show_blocks(sh, exercise + 1, step->block_count) ? SHELL_ERROR : SHELL_OK;
 }
 
 int tutor_check(struct shell *sh, const struct lesson_block *exercise)

@@ -20,6 +20,9 @@ struct lesson_block;
  * in the progress file. Returns SHELL_OK, or SHELL_ERROR when a command
  * failed, an output differed from the lesson, or Ctrl-C stopped the step. */
 int tutor_show_step(struct shell *sh);
+/* Shows what follows the current step's exercise (it talks about the
+ * result), once its check passed. SHELL_OK when none, or all went well. */
+int tutor_show_debrief(struct shell *sh);
 
 /* Makes lesson index the current one at step, without showing it. */
 void tutor_enter(struct shell *sh, int index, int step);

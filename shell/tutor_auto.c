@@ -52,7 +52,7 @@ static int auto_lesson(struct shell *sh, int index)
         int bad = tutor_show_step(sh) != SHELL_OK;
         const struct lesson_block *exercise = tutor_current_exercise(sh);
         if (!bad && exercise != NULL)
-            bad = auto_exercise(sh, exercise);
+            bad = auto_exercise(sh, exercise) || tutor_show_debrief(sh) != SHELL_OK;
         if (bad) {
             render_textf(&sh->render, RENDER_BAD, "lesson %d, step %zu (%s): FAILED", l->number,
                          s + 1, l->steps[s].title);

@@ -13,8 +13,6 @@ expect your prediction>
 send hello\r
 expect (1:1/2)> 
 send \r
-expect your answer (number)> 
-send 2\r
 expect (1:2/2)> 
 send \x04
 expect host unchanged
@@ -32,7 +30,6 @@ expect help ns
 send \x15lesson 1\r
 expect resuming at step 2
 expect Lesson 1, step 2 of 2
-send 2\r
 send quit\r
 exit 0
 X

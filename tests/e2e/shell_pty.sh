@@ -75,11 +75,6 @@ expect (1:1/2)>
 send \r
 expect Lesson 1, step 2 of 2: An exercise
 expect Exercise: Make the directory /proc9
-expect your answer (number)> 
-send 1\r
-expect No: the lab's root is private.
-send 2\r
-expect Answer 2 is right.
 expect (1:2/2)> 
 send check\r
 expect Not yet.
@@ -90,6 +85,12 @@ expect (1:2/2)>
 send check\r
 expect Passed
 expect mkdir -p /proc9
+expect your answer (number)> 
+send 1\r
+expect No: the lab's root is private.
+send 2\r
+expect Answer 2 is right.
+expect (1:2/2)> 
 send where\r
 expect step 2 of 2
 send \r

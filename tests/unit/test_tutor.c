@@ -142,6 +142,11 @@ static void test_quiz_explains_a_wrong_answer_then_accepts_the_right_one(void **
     const char *out = output(f) + before;
     assert_non_null(strstr(out, "Exercise: Make the directory /proc9"));
     assert_non_null(strstr(out, "then type `check`"));
+    /* The quiz follows the exercise: it waits until the check passed. */
+    assert_null(strstr(out, "Where does /proc9 live?"));
+    assert_int_equal(f->next_answer, 0);
+    assert_int_equal(tutor_show_debrief(&f->sh), SHELL_OK);
+    out = output(f) + before;
     assert_non_null(strstr(out, "Type a number from 1 to 2"));
     const char *wrong = strstr(out, "Not 1.");
     const char *why = strstr(out, "No: the lab's root is private.");
@@ -160,6 +165,7 @@ static void test_auto_mode_answers_itself(void **state)
     f->next_answer = 0;
     tutor_enter(&f->sh, 0, 1);
     assert_int_equal(tutor_show_step(&f->sh), SHELL_OK);
+    assert_int_equal(tutor_show_debrief(&f->sh), SHELL_OK);
     const char *out = output(f) + before;
     assert_non_null(strstr(out, "Answer 2 is right."));
     assert_non_null(strstr(out, "Right: it vanishes with the lab."));
