@@ -77,15 +77,22 @@ void tutor_enter(struct shell *sh, int index, int step)
     sh->hint_counter = 0;
 }
 
+/* Index of a step's exercise, or its block count when it has none. */
+static size_t exercise_index(const struct lesson_step *step)
+{
+    size_t i = 0;
+    while (i < step->block_count && step->blocks[i].type != LESSON_EXERCISE)
+        i++;
+    return i;
+}
+
 const struct lesson_block *tutor_current_exercise(const struct shell *sh)
 {
     if (sh->lesson_index < 0 || sh->lesson_finished)
         return NULL;
     const struct lesson_step *step = &sh->lessons[sh->lesson_index].steps[sh->step_index];
-    for (size_t i = 0; i < step->block_count; i++)
-        if (step->blocks[i].type == LESSON_EXERCISE)
-            return &step->blocks[i];
-    return NULL;
+    size_t i = exercise_index(step);
+    return i < step->block_count ? &step->blocks[i] : NULL;
 }
 
 static void annotate(struct shell *sh, const char *output)
@@ -294,15 +301,6 @@ static int show_block(struct shell *sh, const struct lesson_block *b,
         return 0;
     }
     return 0;
-}
-
-/* Index of the current step's exercise, or its block count when it has none. */
-static size_t exercise_index(const struct lesson_step *step)
-{
-    size_t i = 0;
-    while (i < step->block_count && step->blocks[i].type != LESSON_EXERCISE)
-        i++;
-    return i;
 }
 
 /* Shows blocks [from, to) of the current step; returns 1 if one failed or
