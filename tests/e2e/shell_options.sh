@@ -28,6 +28,7 @@ echo where | "$TUTOR" --lessons "$FIX/malformed" >"$out" 2>"$err"
 rc=$?
 check "--lessons with a malformed lesson: exit 1 (was $rc)" [ $rc -eq 1 ]
 check "--lessons with a malformed lesson: FILE:LINE" grep -q "malformed/01-broken.adoc:5: " "$err"
+check "--lessons with a malformed lesson: the error is all it says (no verdict of a lab built for nothing)" [ ! -s "$out" ]
 
 "$TUTOR" --commands-adoc >"$out"
 check "docs/commands.adoc is what the command table says (make commands-doc)" diff -u docs/commands.adoc "$out"
