@@ -77,10 +77,15 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
         else if (c == 'V')
             return printf("pidns-tutor %s\n", PIDNS_TUTOR_VERSION), 0;
         else {
+            /* A short option is named by optopt (it may sit in a cluster,
+             * "-Vq"); a long one by the word getopt just read. */
+            char short_name[3] = {'-', (char)optopt, '\0'};
+            int is_short = optopt > 0 && optopt < 128;
             fprintf(stderr,
                     "pidns-tutor: %s '%s'\n"
                     "Try 'pidns-tutor --help' for more information.\n",
-                    c == ':' ? "missing argument to" : "unknown option", argv[optind - 1]);
+                    c == ':' ? "missing argument to" : "unknown option",
+                    is_short ? short_name : argv[optind - 1]);
             return 1;
         }
     }
