@@ -59,8 +59,14 @@ int cmd_lessons(struct shell *sh, int argc, char **argv)
     /* A table with its columns when every line fits the width, without the
      * names column if need be; else each line is wrapped (the spaces between
      * columns are then re-flowed). */
-    int with_name = lessons_fit(sh, 1) || !lessons_fit(sh, 0);
-    enum render_style style = lessons_fit(sh, with_name) ? RENDER_OUTPUT : RENDER_PLAIN;
+    int with_name = 1;
+    enum render_style style = RENDER_OUTPUT;
+    if (!lessons_fit(sh, 1)) {
+        if (lessons_fit(sh, 0))
+            with_name = 0;
+        else
+            style = RENDER_PLAIN;
+    }
     char line[512];
     for (size_t i = 0; i < sh->lesson_count; i++) {
         lessons_line(sh, &sh->lessons[i], with_name, line, sizeof line);
