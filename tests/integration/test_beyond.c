@@ -291,7 +291,7 @@ static const struct beyond_case cases[] = {
     {"max_depth_as_nobody_in_a_user_namespace", 1, 1, "unshare -r pidns_max_depth",
      {"failed: ENOSPC"}},
     {"max_depth_bad_usage", 0, 0, "pidns_max_depth 5; echo status=$?",
-     {"unknown argument '5'", "status=2"}},
+     {"unknown argument '5'", "status=1"}},
 
     /* pidns_set_tid */
     {"set_tid_chooses_pids_in_both_namespaces", 1, 0,
