@@ -166,10 +166,10 @@ static void test_init_sleep_bad_arguments_leave_nothing(void **state)
     static const struct bad_case cases[] = {
         {"/ex/pidns_init_sleep /proc2 /proc3", "too many arguments"},
         {"/ex/pidns_init_sleep --bogus", "unknown option"},
-        {"/ex/pidns_init_sleep /no-such-dir/proc2", "directory /no-such-dir does not exist"},
+        {"/ex/pidns_init_sleep /no-such-dir/proc2", "mkdir /no-such-dir/proc2: No such file or directory"},
         {"mkdir -p /ro && mount -t tmpfs -o ro none /ro && /ex/pidns_init_sleep /ro/proc2; "
          "rc=$?; umount /ro; rmdir /ro; exit $rc",
-         "directory /ro is not writable"},
+         "mkdir /ro/proc2: Read-only file system"},
         {"/ex/pidns_init_sleep /etc/hostname", "not a directory"},
         {"/ex/pidns_init_sleep /proc", "refusing to mount over /proc"},
         {"/ex/pidns_init_sleep /proc/self/..", "refusing to mount over /proc"},
@@ -183,7 +183,7 @@ static void test_init_sleep_unwritable_dir_as_nobody(void **state)
     (void)state;
     TL_REQUIRE_ROOT();
     static const struct bad_case cases[] = {
-        {"/ex/pidns_init_sleep /usr/proc2", "directory /usr is not writable"},
+        {"/ex/pidns_init_sleep /usr/proc2", "mkdir /usr/proc2: Permission denied"},
         {NULL, NULL},
     };
     ex_run_test(bad_arguments, (void *)cases, true);
