@@ -252,31 +252,26 @@ static void test_probe_three_levels_down_sees_three_more_levels(void **state)
 }
 
 /* util-linux "unshare -p" without -f execs the probe directly: the probe is
- * still in the old namespace, and only its children would go to the new one. */
-static void test_probe_after_unshare_without_fork_shows_two_links(void **state)
+ * still in the old namespace, only its children would go to the new one, and
+ * the kernel shows that namespace once its init exists (pidns_unshare's
+ * tests follow it further). */
+static void test_probe_after_unshare_without_fork_shows_no_children_link_yet(void **state)
 {
     enum probes_who who = probes_who(state);
     struct tl_host_snapshot before;
     char *out, cmd[4300];
 
     tl_host_snapshot(&before);
-    /* After its new namespace's init has gone, the probe can create no
-     * process: LeakSanitizer, which clones a tracer at exit, would fail. */
     snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=detect_leaks=0 unshare -p %s", probes_probe());
     assert_int_equal(probes_run(cmd, who, &out), 0);
     assert_true(probes_number_after(out, "getppid() = ") > 0);
     unsigned long own = probes_inode_after(out, "/proc/self/ns/pid              -> ");
-    unsigned long children = probes_inode_after(out, "/proc/self/ns/pid_for_children -> ");
-    assert_true(own != 0 && children != 0);
-    assert_true(own != children);
-    assert_non_null(strstr(out, "DIFFERENT: children will be born into a new"));
-    assert_non_null(strstr(out, "getpid() = 1 in the new namespace"));
-    /* The walk goes from the children's namespace up to ours, then EPERM. */
+    assert_true(own != 0);
+    assert_non_null(strstr(out, "/proc/self/ns/pid_for_children: no target yet"));
+    /* The walk starts at our own namespace, then EPERM. */
     char walk[256];
     snprintf(walk, sizeof walk,
-             "  pid:[%lu]  the namespace this process's children go into\n"
-             "  pid:[%lu]  this process's namespace\n  ioctl(NS_GET_PARENT) -> EPERM",
-             children, own);
+             "  pid:[%lu]  this process's namespace\n  ioctl(NS_GET_PARENT) -> EPERM", own);
     assert_non_null(strstr(out, walk));
     free(out);
     probes_assert_nothing_left(&before);
@@ -287,7 +282,7 @@ static void test_probe_parents_marks_the_namespace_boundary(void **state)
     enum probes_who who = probes_who(state);
     char *out, cmd[4300];
 
-    snprintf(cmd, sizeof cmd, "unshare -pf %s --parents", probes_probe());
+    snprintf(cmd, sizeof cmd, "unshare -pf %s", tl_example("pidns_parents"));
     assert_int_equal(probes_run(cmd, who, &out), 0);
     const char *first = strstr(out, "<- this process");
     const char *boundary = strstr(out, "-------- namespace boundary");
@@ -409,11 +404,10 @@ static void test_bad_arguments_get_usage_and_fail(void **state)
     tl_host_snapshot(&before);
     for (int i = 0; i < 2; i++) {
         assert_int_equal(tl_shf(&out, "%s --no-such-option", programs[i]), 1);
-        assert_non_null(strstr(out, "unrecognized option '--no-such-option'"));
-        assert_non_null(strstr(out, "--help' for more information."));
+        assert_non_null(strstr(out, "unknown option '--no-such-option' (try '"));
         free(out);
         assert_int_equal(tl_shf(&out, "%s extra", programs[i]), 1);
-        assert_non_null(strstr(out, ": unexpected argument 'extra'\n"));
+        assert_non_null(strstr(out, ": unexpected argument 'extra' (try '"));
         free(out);
         assert_int_equal(tl_shf(&out, "%s --help", programs[i]), 0);
         assert_non_null(strstr(out, "Usage: "));
@@ -586,7 +580,7 @@ int main(void)
         PROBES_BOTH(test_probe_run_directly_sees_its_parent_and_own_levels),
         PROBES_BOTH(test_probe_as_init_of_a_child_namespace),
         PROBES_AS(test_probe_three_levels_down_sees_three_more_levels, root),
-        PROBES_BOTH(test_probe_after_unshare_without_fork_shows_two_links),
+        PROBES_BOTH(test_probe_after_unshare_without_fork_shows_no_children_link_yet),
         PROBES_BOTH(test_probes_at_the_bottom_of_multi_pidns),
         PROBES_AS(test_probe_parents_marks_the_namespace_boundary, root),
         PROBES_BOTH(test_kill_probe_verdicts_hold),
