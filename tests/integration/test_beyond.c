@@ -308,8 +308,8 @@ static const struct beyond_case cases[] = {
     {"set_tid_bad_usage", 0, 0,
      "pidns_set_tid 1; echo status=$?; pidns_set_tid abc; echo status=$?;"
      "pidns_set_tid 99999999; echo status=$?",
-     {"INNER_PID must be a number from 2 to", "not '1'", "status=2", "not 'abc'", "status=2",
-      "not '99999999'", "status=2"}},
+     {"INNER_PID must be a number from 2 to", "not '1'", "status=1", "not 'abc'", "status=1",
+      "not '99999999'", "status=1"}},
 };
 #pragma GCC diagnostic pop
 
