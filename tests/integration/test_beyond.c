@@ -261,20 +261,20 @@ static const struct beyond_case cases[] = {
     /* pidns_ancestry */
     {"ancestry_walks_up_to_our_namespace_then_eperm", 1, 0,
      "me=$(readlink /proc/self/ns/pid); out=$(pidns_ancestry 4); echo \"$out\";"
-     "echo \"$out\" | grep -qF \"$me  level 0\" && echo CHECK-LEVEL-0-IS-OURS;"
+     "echo \"$out\" | grep -qF \"$me  depth 0\" && echo CHECK-DEPTH-0-IS-OURS;"
      "[ $(echo \"$out\" | grep -o 'pid:\\[[0-9]*\\]' | sort -u | wc -l) = 5 ] &&"
      " echo CHECK-FIVE-DISTINCT-NAMESPACES",
-     {"created 4 nested PID namespace(s)", "level 4, the deepest (CLONE_NEWPID",
-      "level 3 (", "level 2 (", "level 1 (", "level 0, this process's own namespace",
+     {"created 4 nested PID namespace(s)", "depth 4, the deepest (CLONE_NEWPID",
+      "depth 3 (", "depth 2 (", "depth 1 (", "depth 0, this process's own namespace",
       "ioctl(NS_GET_PARENT) -> EPERM", "NS_GET_PARENT on its own namespace -> EPERM",
-      "CHECK-LEVEL-0-IS-OURS", "CHECK-FIVE-DISTINCT-NAMESPACES"}},
+      "CHECK-DEPTH-0-IS-OURS", "CHECK-FIVE-DISTINCT-NAMESPACES"}},
     {"ancestry_as_nobody_in_a_user_namespace", 1, 1, "unshare -r pidns_ancestry 2",
-     {"level 2, the deepest", "level 1 (", "level 0,", "-> EPERM"}},
+     {"depth 2, the deepest", "depth 1 (", "depth 0,", "-> EPERM"}},
     {"ancestry_bad_usage", 0, 0,
      "pidns_ancestry 0; echo status=$?; pidns_ancestry 33; echo status=$?;"
      "pidns_ancestry abc; echo status=$?; pidns_ancestry 1 2; echo status=$?",
-     {"LEVELS must be a number from 1 to 32, not '0'", "status=2", "not '33'", "status=2",
-      "not 'abc'", "status=2", "too many arguments", "status=2"}},
+     {"LEVELS must be a number from 1 to 32, not '0'", "status=1", "not '33'", "status=1",
+      "not 'abc'", "status=1", "too many arguments", "status=1"}},
 
     /* pidns_max_depth: the level reached depends on where the test runs
      * (a CI container is already nested), so check it relative to itself. */
