@@ -255,7 +255,7 @@ static const struct beyond_case cases[] = {
     {"setns_bad_usage", 0, 0,
      "pidns_setns; echo status=$?; pidns_setns abc; echo status=$?;"
      "pidns_setns 2147483647; echo status=$?",
-     {"no PID given", "status=2", "'abc' is not a PID", "status=2",
+     {"no PID given", "status=1", "'abc' is not a PID", "status=1",
       "no process 2147483647 here", "status=1"}},
 
     /* pidns_ancestry */
