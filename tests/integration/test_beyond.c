@@ -231,13 +231,14 @@ static const struct beyond_case cases[] = {
     {"unshare_launch_as_nobody_in_a_user_namespace", 1, 1,
      "unshare -r pidns_unshare --launch sh -c 'echo pid=$$; echo /proc/[0-9]*'",
      {"pid=1", "/proc/1"}, {"/proc/2"}},
-    {"unshare_as_nobody_without_privilege_skips", 1, 1, "pidns_unshare; echo status=$?",
-     {"skipped: needs CAP_SYS_ADMIN", "status=77"}},
+    {"unshare_as_nobody_without_privilege_fails_saying_why", 1, 1,
+     "pidns_unshare; echo status=$?",
+     {"pidns_unshare: unshare(CLONE_NEWPID): Operation not permitted", "status=1"}},
     {"unshare_bad_usage", 0, 0,
      "pidns_unshare extra; echo status=$?; pidns_unshare --launch; echo status=$?;"
      "pidns_unshare --bogus; echo status=$?",
-     {"unexpected argument 'extra'", "status=2", "--launch needs a COMMAND", "status=2",
-      "Try 'pidns_unshare --help'.", "status=2"}},
+     {"unexpected argument 'extra'", "status=1", "--launch needs a COMMAND", "status=1",
+      "unknown option '--bogus' (try 'pidns_unshare --help')", "status=1"}},
 
     /* pidns_setns */
     {"setns_child_lands_in_the_target_namespace", 1, 0,
