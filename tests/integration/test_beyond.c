@@ -197,7 +197,7 @@ static const struct beyond_case cases[] = {
     {"orphan_as_nobody_in_a_user_namespace", 1, 1, "unshare -r pidns_orphan",
      {"new parent PID 1", "new parent PID 4"}},
     {"orphan_rejects_arguments", 0, 0, "pidns_orphan 3; echo status=$?",
-     {"unexpected argument '3'", "status=2"}},
+     {"unexpected argument '3'", "status=1"}},
 
     /* pidns_unshare */
     {"unshare_moves_only_future_children", 1, 0,
