@@ -178,7 +178,8 @@ static const struct beyond_case cases[] = {
     {"mini_init_bad_usage", 0, 0,
      "pidns_mini_init; echo status=$?; pidns_mini_init --bogus x; echo status=$?;"
      "pidns_mini_init -q no-such-command-here; echo status=$?",
-     {"no COMMAND given", "status=125", "Try 'pidns_mini_init --help'.", "status=125",
+     {"no COMMAND given", "status=125", "unknown option '--bogus' (try 'pidns_mini_init --help')",
+      "status=125",
       "cannot run no-such-command-here", "status=127"}},
 
     /* pidns_orphan */
