@@ -230,7 +230,8 @@ static void test_every_term_is_defined_where_it_is_first_used(void **state)
 }
 
 /* A fractional `sleep` is a guess at how long something takes, unless it
- * is the pause of a loop that polls for the event (`do ... sleep 0.05`). */
+ * is the pause of a loop that polls for the event (`do ... sleep 0.05`) or
+ * a short-lived process started in the background (`sleep 0.1 &`). */
 static int fixed_waits_in(const char *id, int line, const char *commands)
 {
     int bad = 0;
@@ -245,6 +246,9 @@ static int fixed_waits_in(const char *id, int line, const char *commands)
         for (char *p = text; (p = strstr(p, "sleep ")) != NULL; p += 6) {
             size_t span = strspn(p + 6, "0123456789.");
             int fractional = span > 1 && memchr(p + 6, '.', span) != NULL;
+            const char *next = p + 6 + span + strspn(p + 6 + span, " ");
+            if (next[0] == '&' && next[1] != '&')
+                fractional = 0; /* started in the background: a payload, not a wait */
             char saved = *p;
             *p = '\0';
             int in_loop = strstr(text, "do ") != NULL;
@@ -366,7 +370,9 @@ static void test_a_polling_loop_is_not_a_fixed_wait(void **state)
     (void)state;
     assert_int_equal(fixed_waits_in("x", 1, "until test -e /f; do kill -0 1; sleep 0.05; done"), 0);
     assert_int_equal(fixed_waits_in("x", 1, "pidns_unshare --launch sleep 600"), 0);
+    assert_int_equal(fixed_waits_in("x", 1, "o=$( (sleep 0.1 & echo $!) )"), 0);
     assert_int_equal(fixed_waits_in("x", 1, "kill 1; sleep 0.3; echo"), 1);
+    assert_int_equal(fixed_waits_in("x", 1, "kill 1; sleep 0.3 && echo"), 1);
 }
 
 int main(void)
