@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "lesson.h"
+#include "lesson/lesson.h"
 
 #include <ctype.h>
 #include <stdio.h>
