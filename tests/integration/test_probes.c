@@ -8,7 +8,7 @@
  * pipe so that the assertions run here, in the test process.
  */
 #include "testlib.h"
-#include "sandbox.h"
+#include "lab/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -356,7 +356,7 @@ static void test_kill_probe_guards_pids_that_exist_on_both_sides(void **state)
     free(out);
 }
 
-/* The position lesson 6 uses: at the bottom of multi_pidns (another
+/* The position lesson 7 uses: at the bottom of multi_pidns (another
  * example, from the examples branch); skipped when it is not built. */
 static void test_probes_at_the_bottom_of_multi_pidns(void **state)
 {
