@@ -90,7 +90,7 @@ static int spawn_runner(struct lab *lab, const struct lab_runner_spec *spec, str
     if (pid == 0) {
         int keep[] = {0, 1, 2, status[1], go[0], lab->keeper_mnt_fd, lab->lab_proc_fd, spec->out_fd,
                       spec->err_fd, spec->pump_to_fd};
-        lab_close_fds_except(keep, sizeof keep / sizeof keep[0]);
+        io_close_fds_except(keep, sizeof keep / sizeof keep[0]);
         lab_runner_main(lab, spec, status[1], go[0]);
     }
     int saved = errno;
@@ -315,4 +315,20 @@ int lab_job_reap(struct lab *lab, struct lab_job_slot *slot, int block)
         return 1;
     }
     return 0;
+}
+
+size_t lab_jobs(struct lab *lab, const struct lab_job **jobs)
+{
+    free(lab->job_view);
+    lab->job_view = calloc(lab->job_count + 1, sizeof *lab->job_view);
+    if (lab->job_view == NULL) {
+        *jobs = NULL;
+        return 0;
+    }
+    for (size_t i = 0; i < lab->job_count; i++) {
+        lab_job_reap(lab, &lab->jobs[i], 0);
+        lab->job_view[i] = lab->jobs[i].job;
+    }
+    *jobs = lab->job_view;
+    return lab->job_count;
 }
