@@ -54,10 +54,6 @@ int cmd_status(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (sh->lab == NULL) {
-        shell_error(sh, "the lab is not open (see pidns-tutor --doctor)");
-        return SHELL_ERROR;
-    }
     list_jobs(sh);
     list_mounts(sh);
     /* The command on a line of its own, so that wrapping never splits it. */
@@ -71,10 +67,6 @@ int cmd_cleanup(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (sh->lab == NULL) {
-        shell_error(sh, "the lab is not open (see pidns-tutor --doctor)");
-        return SHELL_ERROR;
-    }
     fflush(sh->render.out);
     int removed = lab_cleanup(sh->lab, sh->render.out);
     tee_reap(200);

@@ -117,7 +117,8 @@ void lab_reap_dead_children(const struct lab *lab)
 static int other_than_keeper(int proc_fd, pid_t pid, const char *name, void *arg)
 {
     const struct lab_spared *spared = arg;
-    (void)proc_fd, (void)name;
+    (void)proc_fd;
+    (void)name;
     return pid != 1 && !lab_is_spared(spared, pid);
 }
 

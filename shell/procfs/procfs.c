@@ -285,7 +285,8 @@ struct pid_list {
 static int add_pid(int proc_fd, pid_t pid, const char *name, void *arg)
 {
     struct pid_list *list = arg;
-    (void)proc_fd, (void)name;
+    (void)proc_fd;
+    (void)name;
     if (list->count == list->cap) {
         size_t cap = list->cap ? 2 * list->cap : 64;
         pid_t *bigger = realloc(list->pids, cap * sizeof *bigger);
