@@ -49,6 +49,13 @@ static void keeper_report(int fd, int step, int error)
         _exit(1);
 }
 
+/* Says which step failed, and ends the keeper. */
+__attribute__((noreturn)) static void keeper_fail(int fd, int step, int error)
+{
+    keeper_report(fd, step, error);
+    _exit(1);
+}
+
 /* PID 1 of the lab. It ignores every signal it has no handler for (the kernel
  * protects a namespace's init), so blocking them all costs nothing and lets
  * it wait for SIGCHLD with sigwaitinfo(). */
@@ -58,24 +65,23 @@ static void keeper_main(int ready_fd)
 
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != 0) /* the shell, outside the namespace, shows as 0 */
-        keeper_report(ready_fd, KEEPER_PARENT_GONE, 0), _exit(1);
+        keeper_fail(ready_fd, KEEPER_PARENT_GONE, 0);
     prctl(PR_SET_NAME, "lab-init");
     setpgid(0, 0); /* out of the shell's group: the terminal's signals are not ours */
     sigfillset(&all);
     sigprocmask(SIG_SETMASK, &all, NULL);
     int null = open("/dev/null", O_RDWR);
-    if (null != -1) {
-        dup2(null, 0), dup2(null, 1), dup2(null, 2);
-    }
+    for (int fd = 0; null != -1 && fd <= 2; fd++)
+        dup2(null, fd);
     if (dup2(ready_fd, 3) == -1)
         _exit(1);
     ready_fd = 3;
     io_close_fds_from(4);
     if (unshare(CLONE_NEWNS) == -1)
-        keeper_report(ready_fd, KEEPER_MOUNT_NS, errno), _exit(1);
+        keeper_fail(ready_fd, KEEPER_MOUNT_NS, errno);
     /* This procfs shows the mounter's namespace: the lab's. */
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
-        keeper_report(ready_fd, KEEPER_MOUNT_PROC, errno), _exit(1);
+        keeper_fail(ready_fd, KEEPER_MOUNT_PROC, errno);
     keeper_report(ready_fd, KEEPER_OK, 0);
     close(ready_fd);
     sigset_t chld;
@@ -98,7 +104,8 @@ static int start_keeper(struct lab *lab)
     fflush(NULL);
     lab->keeper = fork();
     if (lab->keeper == -1) {
-        close(pipefd[0]), close(pipefd[1]);
+        close(pipefd[0]);
+        close(pipefd[1]);
         return lab_set_error(lab, "starting the lab's init (fork): %s", strerror(errno));
     }
     if (lab->keeper == 0) {
@@ -137,7 +144,8 @@ static int read_baseline_mounts(struct lab *lab)
             unsigned *bigger = realloc(lab->baseline_mounts, 2 * cap * sizeof *bigger);
             if (bigger == NULL)
                 break;
-            lab->baseline_mounts = bigger, cap *= 2;
+            lab->baseline_mounts = bigger;
+            cap *= 2;
         }
         lab->baseline_mounts[lab->baseline_mount_count++] = (unsigned)strtoul(line, NULL, 10);
         line = *nl != '\0' ? nl + 1 : nl;
@@ -338,9 +346,8 @@ int lab_close(struct lab *lab, FILE *report)
         end_keeper(lab, report);
         /* Children would go to the dead lab namespace and fork() would fail:
          * root may return to its own namespace (a user namespace may not). */
-        if (lab->own_pidns_fd != -1 && setns(lab->own_pidns_fd, CLONE_NEWPID) == -1) {
-            /* the user-namespace route: see lab.h */
-        }
+        if (lab->own_pidns_fd != -1)
+            setns(lab->own_pidns_fd, CLONE_NEWPID); /* fails on the user-namespace route: see lab.h */
     }
     close(lab->keeper_mnt_fd);
     lab->keeper_mnt_fd = -1;

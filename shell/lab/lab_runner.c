@@ -47,9 +47,7 @@ static double now(void)
 static void send_message(int fd, char kind, int value)
 {
     struct lab_runner_message m = {kind, value};
-    if (write(fd, &m, sizeof m) == -1) {
-        /* the shell stopped listening (a settled job): nothing to tell */
-    }
+    io_write_all(fd, &m, sizeof m); /* fails when the shell stopped listening (a settled job) */
 }
 
 /* Is the first word of a simple command line (no operators, redirections,
