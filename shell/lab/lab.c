@@ -13,6 +13,7 @@
 #include "lab/lab_internal.h"
 #include "lab/lab_diagnose.h"
 #include "lab/sandbox.h"
+#include "procfs/procfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -131,26 +132,14 @@ static int start_keeper(struct lab *lab)
 /* Mount ids of the keeper's namespace: what lab_cleanup() leaves mounted. */
 static int read_baseline_mounts(struct lab *lab)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/mountinfo", (int)lab->keeper);
-    char *text = io_read_file(AT_FDCWD, path, 1 << 22);
-    if (text == NULL)
-        return lab_set_error(lab, "reading %s: %s", path, strerror(errno));
-    size_t cap = 64;
-    lab->baseline_mounts = malloc(cap * sizeof *lab->baseline_mounts);
-    for (char *line = text; lab->baseline_mounts != NULL && *line != '\0';) {
-        char *nl = strchrnul(line, '\n');
-        if (lab->baseline_mount_count == cap) {
-            unsigned *bigger = realloc(lab->baseline_mounts, 2 * cap * sizeof *bigger);
-            if (bigger == NULL)
-                break;
-            lab->baseline_mounts = bigger;
-            cap *= 2;
-        }
-        lab->baseline_mounts[lab->baseline_mount_count++] = (unsigned)strtoul(line, NULL, 10);
-        line = *nl != '\0' ? nl + 1 : nl;
-    }
-    free(text);
+    struct procfs_mount_table table;
+    if (procfs_read_mounts("/proc", lab->keeper, &table) == -1)
+        return lab_set_error(lab, "reading the lab's mount table: %s", strerror(errno));
+    lab->baseline_mounts = calloc(table.count + 1, sizeof *lab->baseline_mounts);
+    for (size_t i = 0; lab->baseline_mounts != NULL && i < table.count; i++)
+        lab->baseline_mounts[i] = table.mounts[i].mount_id;
+    lab->baseline_mount_count = lab->baseline_mounts != NULL ? table.count : 0;
+    procfs_mounts_free(&table);
     return lab->baseline_mounts != NULL ? 0 : lab_set_error(lab, "out of memory");
 }
 
