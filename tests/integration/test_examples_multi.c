@@ -6,12 +6,12 @@
  * than /proc shows; SIGTERM, SIGINT, SIGHUP ending every namespace; bad N. After
  * each: no /procK mount, no /procK directory, no process in the namespaces.
  */
-#include "examples_support.h"
+#include "examples_run.h"
 
 /* Nothing of a run is left: no /procK mount or directory in our root. */
 static bool nothing_left(char **why)
 {
-    char *mounts = ex_procn_mounts(), *dirs = NULL;
+    char *mounts = tl_procn_mounts(), *dirs = NULL;
     tl_sh("ls -d /proc[0-9]* 2>/dev/null", &dirs);
     bool clean = mounts != NULL && mounts[0] == '\0' && dirs != NULL && dirs[0] == '\0';
     if (asprintf(why, "mounts: [%s] directories: [%s]", mounts ? mounts : "?", dirs ? dirs : "?") ==

@@ -8,7 +8,9 @@
 #define PIDNS_TUTOR_TESTLIB_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -19,10 +21,39 @@ const char *tl_build_dir(void);
 /* Path of a built example: <build>/examples/<name> (static buffer). */
 const char *tl_example(const char *name);
 
-/* Runs fn(arg) in a forked child that has entered the sandbox. The child's
- * exit status is fn's return value (0 = pass). Output of the child goes to our
- * stdout. Returns the child's wait status. Messages explain a failure. */
-int tl_in_sandbox(int (*fn)(void *arg), void *arg);
+/* The ordinary user the tests become to take the unprivileged route. */
+#define TL_NOBODY 65534
+
+/* In a forked child of root: becomes nobody for good (groups, gid, uid), and
+ * stays dumpable as after a login, so /proc/self stays ours and nsenter
+ * works. Exits with status 90 if it cannot. */
+void tl_become_nobody(void);
+
+/* Runs fn(arg) in a forked child that has entered the sandbox, as nobody if
+ * asked (then the sandbox adds a user namespace). The child's exit status is
+ * fn's return value (0 = pass); 90 and 91 mean it could not become nobody or
+ * enter the sandbox (the reason printed). Output of the child goes to our
+ * stdout. Returns the child's wait status. */
+int tl_in_sandbox(int (*fn)(void *arg), void *arg, bool as_nobody);
+
+/* The checks of a forked child, where cmocka's asserts cannot be used (a
+ * failure would jump back into a copy of the runner): in a function
+ * returning int with `int failed = 0;` and an `out:` label that cleans up
+ * and returns failed, an EXPECT that does not hold prints what failed and
+ * where, and goes to out. The cmocka side asserts the child returned 0. */
+#define EXPECT(cond, ...)                                                                          \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: expected %s: ", __FILE__, __LINE__, #cond);                    \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+            failed = 1;                                                                            \
+            goto out;                                                                              \
+        }                                                                                          \
+    } while (0)
+
+/* Seconds on the monotonic clock. */
+double tl_now(void);
 
 /* Runs `sh -c cmd` with LC_ALL=C, captures stdout+stderr into a malloc'd
  * string (*out, may be NULL) and returns the exit status (-1 on error). */
@@ -40,16 +71,27 @@ int tl_shf(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)
         }                                                                      \
     } while (0)
 
-/* A snapshot of what the host shows: mount points under / named /procN, the
- * entries of /, and processes in PID namespaces other than ours. */
+/* Mount points named /proc<digits> in our mount namespace, sorted, one a
+ * line (malloc'd; NULL on error). */
+char *tl_procn_mounts(void);
+
+/* A snapshot of what the host shows: mount points under / named /procN and
+ * the entries of /. Taking one makes the test program a child subreaper, so
+ * that anything a test leaves running, in whatever namespace, is re-parented
+ * to it and counted by tl_descendants(). Processes of other namespaces are
+ * not counted: other users' tutors and containers start and end them. */
 struct tl_host_snapshot {
-    char *mounts;    /* lines of mountinfo whose mount point is /proc<digits> */
+    char *mounts;    /* tl_procn_mounts() */
     char *root_list; /* sorted names in / */
-    int foreign_pidns_processes;
 };
 void tl_host_snapshot(struct tl_host_snapshot *snap);
-/* Asserts (cmocka) that the host looks as it did in *before. */
+/* Asserts (cmocka) that the host looks as it did in *before and that no
+ * process below us is left (each one named on stderr). */
 void tl_assert_host_unchanged(const struct tl_host_snapshot *before);
 void tl_host_snapshot_free(struct tl_host_snapshot *snap);
+
+/* Live processes below us (children, theirs, ...), zombies not counted;
+ * each is named on report if it is not NULL. */
+int tl_descendants(FILE *report);
 
 #endif
