@@ -8,6 +8,18 @@
  */
 #include "examples_run.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <sys/mount.h>
 
 /* The article's pidns_init_sleep session: PIDs on both sides, /proc2, the

@@ -8,6 +8,18 @@
  */
 #include "examples_run.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 /* Nothing of a run is left: no /procK mount or directory in our root. */
 static bool nothing_left(char **why)
 {

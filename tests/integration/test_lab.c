@@ -6,6 +6,18 @@
 #include "lab_internal.h"
 #include "sandbox.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <sys/mount.h>
 
 static int article_paths(void *arg)

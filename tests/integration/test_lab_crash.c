@@ -4,6 +4,18 @@
  * within a second; two labs at once never see each other's /procK. */
 #include "lab_holder.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <linux/nsfs.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>

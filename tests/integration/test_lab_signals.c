@@ -5,6 +5,19 @@
  * leaves a lab command stopped. */
 #include "lab_holder.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <pty.h>
 #include <termios.h>
 

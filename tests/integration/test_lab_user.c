@@ -6,6 +6,18 @@
 #include "lab_diagnose.h"
 #include "lab_internal.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <linux/capability.h>
 #include <sched.h>
 #include <sys/syscall.h>

@@ -79,7 +79,7 @@ static int probes_run(const char *cmd, enum probes_who who, char **out)
     assert_int_equal(waitpid(pid, &status, 0), pid);
     if (WIFEXITED(status) && WEXITSTATUS(status) == PROBES_SANDBOX_FAILED) {
         free(buf);
-        print_message("SKIP: cannot enter the sandbox as %s (user namespaces disabled?)\n",
+        print_message("SKIP: kernel: cannot enter the sandbox as %s (user namespaces disabled?)\n",
                       who == PROBES_NOBODY ? "nobody" : "root");
         skip();
     }

@@ -25,7 +25,7 @@ int lt_setup(void **state)
     char src[PATH_MAX];
     if (prctl(PR_SET_CHILD_SUBREAPER, 1) == -1)
         return -1;
-    snprintf(lt_examples, sizeof lt_examples, "/tmp/pidns-tutor-lab-test.XXXXXX");
+    snprintf(lt_examples, sizeof lt_examples, "%s/pidns-tutor-lab-test.XXXXXX", tl_tmpdir());
     if (mkdtemp(lt_examples) == NULL || chmod(lt_examples, 0755) == -1)
         return -1;
     snprintf(src, sizeof src, "%s", tl_example(""));

@@ -20,6 +20,12 @@ const char *tl_build_dir(void)
     return dir != NULL && dir[0] != '\0' ? dir : "build";
 }
 
+const char *tl_tmpdir(void)
+{
+    const char *dir = getenv("TMPDIR");
+    return dir != NULL && dir[0] == '/' ? dir : "/tmp";
+}
+
 const char *tl_example(const char *name)
 {
     static char path[2 * PATH_MAX + 64];
@@ -188,7 +194,6 @@ int tl_descendants(FILE *report)
 
 void tl_host_snapshot(struct tl_host_snapshot *snap)
 {
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
     snap->mounts = tl_procn_mounts();
     tl_sh("ls -a / | sort", &snap->root_list);
 }

@@ -18,6 +18,9 @@
 
 /* Directory holding the build (env PIDNS_TUTOR_BUILD, default "build"). */
 const char *tl_build_dir(void);
+/* Where scratch files go: $TMPDIR (tests/run-tests.sh gives each test
+ * program its own, and checks it is empty afterwards), or /tmp. */
+const char *tl_tmpdir(void);
 /* Path of a built example: <build>/examples/<name> (static buffer). */
 const char *tl_example(const char *name);
 
@@ -76,10 +79,11 @@ int tl_shf(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 char *tl_procn_mounts(void);
 
 /* A snapshot of what the host shows: mount points under / named /procN and
- * the entries of /. Taking one makes the test program a child subreaper, so
- * that anything a test leaves running, in whatever namespace, is re-parented
- * to it and counted by tl_descendants(). Processes of other namespaces are
- * not counted: other users' tutors and containers start and end them. */
+ * the entries of /. Processes are not counted by number (other users' tutors
+ * and containers start and end them): tl_assert_host_unchanged() counts our
+ * descendants, which include everything a test left running, in whatever
+ * namespace, when the test program is a child subreaper (lt_setup and
+ * ex_run_test make it one; tests/run-tests.sh finds the rest by its mark). */
 struct tl_host_snapshot {
     char *mounts;    /* tl_procn_mounts() */
     char *root_list; /* sorted names in / */
