@@ -58,7 +58,7 @@ DEB_RUN_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev util-linux proc
 DEB_CHECK_PACKAGES = $(DEB_RUN_PACKAGES) libcmocka-dev asciidoctor tmux valgrind clang \
 	libclang-rt-dev man-db time hyperfine python3 strace
 
-.PHONY: all examples tutor tests deps deps-check run check check-run check-ownership clean
+.PHONY: all examples tutor tests deps deps-check run check check-run check-ownership check-mutants clean
 # Keep objects made by pattern rules (make would delete them as intermediates).
 .SECONDARY:
 all: examples tutor tests
@@ -130,6 +130,12 @@ check-run: all
 
 check-ownership: all
 	@O=$(O) sh tests/ownership.sh
+
+# Deliberate faults planted in a scratch copy: the tests must catch each.
+check-mutants: all
+	@O=$(O) sh tests/mutants.sh
+
+CHECK_EXTRA += check-mutants
 
 clean:
 	rm -rf $(O)
