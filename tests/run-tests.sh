@@ -65,7 +65,7 @@ left_by() {
     "$LEFTOVERS" -k "PIDNS_TUTOR_TEST_RUN=$2" >/dev/null
     if [ "$view" != "$host_before" ]; then
         printf '%s\n' "$host_before" >"$work/before"
-        printf '%s\n' "$view" | diff "$work/before" - | sed -n 's/^</  gone from the host: /p; s/^>/  new on the host: /p'
+        printf '%s\n' "$view" | diff "$work/before" - | sed -n 's/^< /  gone from the host: /p; s/^> /  new on the host: /p'
         host_before=$view # blamed once, on this runner
     fi
     [ -z "$files" ] || printf '%s\n' "$files" | sed "s|^|  in its TMPDIR: |"
