@@ -1,7 +1,7 @@
 /* examples_run.c: running the example programs in a sandbox, for the
  * test_examples*.c programs. See examples_run.h. */
 #include "examples_run.h"
-#include "sandbox.h"
+#include "lab/sandbox.h"
 
 #include <dirent.h>
 #include <errno.h>

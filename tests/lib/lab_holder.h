@@ -12,7 +12,7 @@
 #define PIDNS_TUTOR_LAB_HOLDER_H
 
 #include "testlib.h"
-#include "lab.h"
+#include "lab/lab.h"
 
 #include <stddef.h>
 #include <sys/types.h>
