@@ -71,7 +71,7 @@ mutant() {
         echo "check-mutants: FAIL: $name survived: '$*' passed with the fault planted in $file"
         failed=$((failed + 1))
     else
-        echo "check-mutants: $name caught by '$*' ($(($(date +%s) - start)) s): $(grep -m1 -E 'FAIL|not ok|expected|ERROR' "$copy/test.log" | cut -c 1-120)"
+        echo "check-mutants: $name caught by '$*' ($(($(date +%s) - start)) s): $(grep -a -m1 -E 'FAIL|not ok|expected|ERROR' "$copy/test.log" | cut -c 1-120)"
         caught=$((caught + 1))
     fi
     rm -rf "$copy"
