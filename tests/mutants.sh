@@ -33,7 +33,7 @@ control() {
     copy=$work/control
     copy_tree "$copy"
     for t in "build/tests/integration/test_examples" "build/tests/integration/test_lab" \
-        "sh tests/e2e/test_bad_input.sh ex-multi-zero"; do
+        "sh tests/e2e/test_bad_input.sh ex-multi-zero" "build/pidns-tutor --auto $checked --lessons lessons"; do
         # shellcheck disable=SC2086
         if ! (cd "$copy" && PIDNS_TUTOR_BUILD=build PIDNS_TUTOR_SRC="$copy" O=build $t) >"$work/control.log" 2>&1; then
             tail -20 "$work/control.log"
@@ -77,7 +77,15 @@ mutant() {
     rm -rf "$copy"
 }
 
+# The first lesson with an exercise, and its number.
+checked_lesson=$(grep -l '^\[\.check\]' lessons/[0-9]*-*.adoc | head -n 1)
+checked=$(basename "$checked_lesson" | sed 's/^0*\([0-9]*\)-.*/\1/')
 control
+
+# A lesson's check replaced by `true`: it passes before the work, which
+# --auto must notice (it runs each check before the solution too).
+mutant check-is-true "$checked_lesson" \
+    's/(\[\.check\]\n----\n)[^\n]+/${1}true/' -- build/pidns-tutor --auto "$checked" --lessons lessons
 
 # An example forgets to unmount: its /procN stays mounted after it ends.
 mutant forgets-to-unmount examples/pidns_init_sleep.c \
