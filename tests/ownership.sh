@@ -7,7 +7,7 @@
 # 1. Starts two tutors that are not the suite's, as a learner on the same
 #    machine would: one as root from this very build, with `run multi_pidns
 #    4` in its lab (four nested PID namespaces), and one as the user nobody
-#    (as root; otherwise as ourselves) with a background example. They do not
+#    (as root; otherwise as ourselves) with `run multi_pidns 2`. They do not
 #    carry the suite's mark (tests/run-tests.sh).
 # 2. Runs the whole suite (tests/run-tests.sh) beside them: it must pass, and
 #    every process of both tutors must still be alive afterwards, the same
@@ -55,14 +55,14 @@ start_tutor() {
 # The processes below PID $1, one "PID STARTTIME" a line.
 tree_of() {
     for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
-        echo "$c $(cut -d ')' -f 2 /proc/"$c"/stat 2>/dev/null | awk '{ print $20 }')"
+        echo "$c $(cut -d ')' -f 2 /proc/"$c"/stat 2>/dev/null | awk '{ print $20 }') $(tr '\0' ' ' </proc/"$c"/cmdline 2>/dev/null)"
         tree_of "$c"
     done
 }
 alive() { # the lines of $1 ("PID STARTTIME") whose process is gone or another one
-    printf '%s\n' "$1" | while read -r pid start; do
+    printf '%s\n' "$1" | while read -r pid start command; do
         now=$(cut -d ')' -f 2 /proc/"$pid"/stat 2>/dev/null | awk '{ print $20 }')
-        [ "$now" = "$start" ] || echo "$pid"
+        [ "$now" = "$start" ] || echo "$pid ($command)"
     done
 }
 
@@ -70,19 +70,20 @@ other=$(id -un)
 [ "$(id -u)" -eq 0 ] && su nobody -s /bin/sh -c "test -x '$TUTOR' && test -x '$DRIVE'" 2>/dev/null &&
     other=nobody
 start_tutor learner "$(id -un)" "run multi_pidns 4 sleep 3600"
-start_tutor other "$other" "run pidns_init_sleep /proc7"
+start_tutor other "$other" "run multi_pidns 2 sleep 3600"
 # How many PID namespaces deep the deepest process below PID $1 is (the
 # host's counts 1, a tutor's lab 2).
 deepest() {
-    tree_of "$1" | while read -r pid start; do
+    tree_of "$1" | while read -r pid start command; do
         grep '^NSpid:' /proc/"$pid"/status 2>/dev/null | awk '{ print NF - 1 }'
     done | sort -n | tail -1
 }
 # Ready when the learner's sleep is 4 namespaces below its lab, and the other
-# tutor's example 1 below its own.
+# tutor's 2 below its own. (Both sleep an hour: a suite on a busy machine
+# outlasts the 10 minutes of an example's own sleep.)
 set -- $drivers
 tries=0
-until [ "$(deepest "$1")" = 6 ] && [ "$(deepest "$2")" = 3 ]; do
+until [ "$(deepest "$1")" = 6 ] && [ "$(deepest "$2")" = 4 ]; do
     tries=$((tries + 1))
     if [ $tries -ge 300 ]; then
         bad "the foreign tutors did not start (namespace depths $(deepest "$1") and $(deepest "$2"))"
