@@ -99,7 +99,7 @@ mutant message-shortened examples/multi_pidns.c \
 # its comment, wherever the shell's folders put it.)
 sweep=$(grep -rlF 'an init of a nested namespace takes all of it along' shell | head -n 1)
 mutant cleanup-leaves-a-process "${sweep:-shell/lab/lab_sweep.c}" \
-    's/if \(kill_them\)(\s*kill\(pid, SIGKILL\);)/if (kill_them && strcmp(comm, "sleep") != 0)$1/' \
+    's/if \(s->kill_them\)(\s*kill\(pid, SIGKILL\);)/if (s->kill_them && strcmp(st.name, "sleep") != 0)$1/' \
     -- build/tests/integration/test_lab
 
 # The table's expected message loses its last words: the bad-input test
