@@ -65,9 +65,10 @@ BUILD_DEFS = -DPIDNS_TUTOR_VERSION='"$(VERSION)"' \
 # what the tests, docs, hardening and benchmarks need on top.
 DEB_RUN_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev util-linux procps
 DEB_CHECK_PACKAGES = $(DEB_RUN_PACKAGES) libcmocka-dev asciidoctor tmux valgrind clang \
-	libclang-rt-dev man-db time hyperfine python3
+	libclang-rt-dev man-db time hyperfine python3 strace
 
-.PHONY: all examples tutor tests deps deps-check run check check-run check-layering clean
+.PHONY: all examples tutor tests deps deps-check run check check-run check-layering check-ownership \
+	check-mutants clean
 # Keep objects made by pattern rules (make would delete them as intermediates).
 .SECONDARY:
 all: examples tutor tests
@@ -131,9 +132,11 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-run
 
 # mk/*.mk fragments add their own steps (docs, sanitizers, valgrind, fuzz) to CHECK_EXTRA.
+# The suite runs beside two tutors it did not start, which must survive it,
+# then on planted leaks, which must fail it (tests/ownership.sh).
 check-run: all
 	@$(MAKE) --no-print-directory check-layering
-	@O=$(O) sh tests/run-tests.sh
+	@O=$(O) sh tests/ownership.sh
 	@for t in $(CHECK_EXTRA); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 # No file of shell/ includes a header of a higher layer (tests/layering.sh),
@@ -145,6 +148,15 @@ check-layering: $(LIBTUTOR) $(O)/obj/shell/main.o
 	@sh tests/layering.sh
 	@sh tests/call_circles.sh --self-test
 	@sh tests/call_circles.sh $(O)/obj/shell $(SHELL_OBJS) $(O)/obj/shell/main.o
+
+check-ownership: all
+	@O=$(O) sh tests/ownership.sh
+
+# Deliberate faults planted in a scratch copy: the tests must catch each.
+check-mutants: all
+	@O=$(O) sh tests/mutants.sh
+
+CHECK_EXTRA += check-mutants
 
 clean:
 	rm -rf $(O)

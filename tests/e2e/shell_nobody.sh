@@ -4,13 +4,13 @@
 # in the lab, and a home that cannot be written is only a warning.
 . tests/e2e/lib/common
 if [ "$(id -u)" -ne 0 ]; then
-    echo "skip: needs root to become nobody"
+    echo "SKIP: needs root to become nobody"
     exit 0
 fi
 abs_tutor=$(cd "$(dirname "$TUTOR")" && pwd)/pidns-tutor
 abs_fix=$(pwd)/$FIX
 if ! su nobody -s /bin/sh -c "test -x '$abs_tutor' && test -r '$abs_fix/lessons/01-tiny.adoc'"; then
-    echo "skip: nobody cannot reach $abs_tutor (a private directory above the build)"
+    echo "SKIP: nobody cannot reach $abs_tutor (a private directory above the build)"
     exit 0
 fi
 out=$scratch/out

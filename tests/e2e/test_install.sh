@@ -11,7 +11,7 @@ BUILD=${PIDNS_TUTOR_BUILD:-build}
 SRC=${PIDNS_TUTOR_SRC:-$(pwd)}
 unset MAKEFLAGS MAKELEVEL MFLAGS
 . "$(dirname "$0")/lib/tap"
-tmp=$(mktemp -d /tmp/pidns-tutor-install.XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pidns-tutor-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 prefix=$tmp/prefix dest=$tmp/dest obuild=$tmp/build
 vars="O=$obuild PREFIX=$prefix DESTDIR=$dest"

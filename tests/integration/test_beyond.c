@@ -99,7 +99,7 @@ static void run_case(void **state)
         TL_REQUIRE_ROOT();
     struct tl_host_snapshot before;
     tl_host_snapshot(&before);
-    int status = tl_in_sandbox(run_script, (void *)c);
+    int status = tl_in_sandbox(run_script, (void *)c, false);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
     tl_assert_host_unchanged(&before);

@@ -6,12 +6,24 @@
  * than /proc shows; SIGTERM, SIGINT, SIGHUP ending every namespace; bad N. After
  * each: no /procK mount, no /procK directory, no process in the namespaces.
  */
-#include "examples_support.h"
+#include "examples_run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* Nothing of a run is left: no /procK mount or directory in our root. */
 static bool nothing_left(char **why)
 {
-    char *mounts = ex_procn_mounts(), *dirs = NULL;
+    char *mounts = tl_procn_mounts(), *dirs = NULL;
     tl_sh("ls -d /proc[0-9]* 2>/dev/null", &dirs);
     bool clean = mounts != NULL && mounts[0] == '\0' && dirs != NULL && dirs[0] == '\0';
     if (asprintf(why, "mounts: [%s] directories: [%s]", mounts ? mounts : "?", dirs ? dirs : "?") ==

@@ -33,11 +33,8 @@ static void probes_child(const char *cmd, enum probes_who who, int fd)
 {
     char err[512], *out = NULL;
 
-    if (who == PROBES_NOBODY && geteuid() == 0) { /* else: already ordinary */
-        if (setgroups(0, NULL) == -1 || setgid(65534) == -1 || setuid(65534) == -1)
-            _exit(PROBES_SANDBOX_FAILED);
-        prctl(PR_SET_DUMPABLE, 1); /* as after a login: /proc/self is ours again */
-    }
+    if (who == PROBES_NOBODY && geteuid() == 0) /* else: already ordinary */
+        tl_become_nobody();
     if (sandbox_enter(0, NULL, err, sizeof err) == -1) {
         fprintf(stderr, "sandbox_enter: %s\n", err);
         _exit(PROBES_SANDBOX_FAILED);
@@ -82,7 +79,7 @@ static int probes_run(const char *cmd, enum probes_who who, char **out)
     assert_int_equal(waitpid(pid, &status, 0), pid);
     if (WIFEXITED(status) && WEXITSTATUS(status) == PROBES_SANDBOX_FAILED) {
         free(buf);
-        print_message("SKIP: cannot enter the sandbox as %s (user namespaces disabled?)\n",
+        print_message("SKIP: kernel: cannot enter the sandbox as %s (user namespaces disabled?)\n",
                       who == PROBES_NOBODY ? "nobody" : "root");
         skip();
     }
