@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "doctor.h"
 #include "lab.h"
+#include "roster.h"
 #include "session.h"
 
 #include <getopt.h>
@@ -19,7 +20,9 @@ enum {
     OPT_LESSONS,
     OPT_AUTO,
     OPT_USERNS,
-    OPT_COMMANDS_ADOC
+    OPT_COMMANDS_ADOC,
+    OPT_ROSTER,
+    OPT_CSV
 };
 
 static void usage(void)
@@ -34,6 +37,9 @@ static void usage(void)
            "  --doctor            check what this machine offers, and how to fix what is missing\n"
            "  --no-color          no colour (also when NO_COLOR is set)\n"
            "  --user-namespace    take the unprivileged route even as root\n"
+           "  --roster [PATH...]  the progress of every account (or of the homes, state\n"
+           "                      directories or progress files named), one row each\n"
+           "  --csv               with --roster: as CSV, for a spreadsheet\n"
            "  -h, --help          this help\n"
            "  -V, --version       the version\n\n"
            "With standard input not a terminal, commands are read one a line (no prompt);\n"
@@ -42,7 +48,8 @@ static void usage(void)
 
 /* Parses the options into o. Returns -1 to go on, or the exit status when
  * the option was all there was to do (--help, --version) or was wrong. */
-static int parse_options(int argc, char **argv, struct session_options *o, int *doctor)
+static int parse_options(int argc, char **argv, struct session_options *o, int *doctor,
+                         int *roster)
 {
     static const struct option options[] = {
         {"auto", required_argument, NULL, OPT_AUTO},
@@ -51,6 +58,8 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
         {"no-color", no_argument, NULL, OPT_NO_COLOR},
         {"no-colour", no_argument, NULL, OPT_NO_COLOR},
         {"user-namespace", no_argument, NULL, OPT_USERNS},
+        {"roster", no_argument, NULL, OPT_ROSTER},
+        {"csv", no_argument, NULL, OPT_CSV},
         {"commands-adoc", no_argument, NULL, OPT_COMMANDS_ADOC}, /* for the docs */
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -70,6 +79,8 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
             o->no_colour = 1;
         else if (c == OPT_USERNS)
             o->user_namespace = 1;
+        else if (c == OPT_ROSTER || c == OPT_CSV)
+            *roster |= c == OPT_ROSTER ? 1 : 2; /* bit 1: --csv */
         else if (c == OPT_COMMANDS_ADOC)
             return command_write_adoc(stdout), 0;
         else if (c == 'h')
@@ -89,7 +100,16 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
             return 1;
         }
     }
-    if (optind < argc) {
+    if (*roster != 0 && (*roster & 1) == 0) {
+        fprintf(stderr, "pidns-tutor: --csv is for --roster (pidns-tutor --roster --csv)\n");
+        return 1;
+    }
+    if (*roster != 0 && (*doctor || o->auto_lessons != NULL)) {
+        fprintf(stderr, "pidns-tutor: --roster is a mode of its own: give it without %s\n",
+                *doctor ? "--doctor" : "--auto");
+        return 1;
+    }
+    if (optind < argc && *roster == 0) {
         fprintf(stderr,
                 "pidns-tutor: unexpected argument '%s'\n"
                 "Try 'pidns-tutor --help' for more information.\n",
@@ -114,11 +134,15 @@ int main(int argc, char **argv)
 {
     struct session_options o = {0};
     struct shell sh = {.program = "pidns-tutor", .lesson_index = -1};
-    int doctor = 0;
+    int doctor = 0, roster = 0;
 
-    int done = parse_options(argc, argv, &o, &doctor);
+    int done = parse_options(argc, argv, &o, &doctor, &roster);
     if (done >= 0)
         return output_lost() ? 1 : done;
+    if (roster) {
+        int status = roster_main(argv + optind, argc - optind, o.lessons_dir, roster & 2);
+        return output_lost() ? 1 : status;
+    }
     if (doctor) {
         struct lab_config config = {NULL, o.user_namespace, 0};
         int status = doctor_run(stdout, &config);
