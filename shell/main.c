@@ -1,11 +1,11 @@
 /* main.c: pidns-tutor, the guided shell of the PID namespace tutorial:
  * options, set up, run. Everything else lives in session.c and below.
  */
-#include "commands.h"
-#include "doctor.h"
-#include "lab.h"
-#include "roster.h"
-#include "session.h"
+#include "cmd/commands.h"
+#include "lab/doctor.h"
+#include "lab/lab.h"
+#include "session/session.h"
+#include "tutor/roster.h"
 
 #include <getopt.h>
 #include <limits.h>

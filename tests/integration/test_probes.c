@@ -8,7 +8,7 @@
  * pipe so that the assertions run here, in the test process.
  */
 #include "testlib.h"
-#include "sandbox.h"
+#include "lab/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
