@@ -239,7 +239,7 @@ static void print_csv(FILE *out, const struct roster_row *rows, size_t count,
         put_csv(out, r->current[0] != '\0' ? step : "", ",");
         put_csv(out, when, ",");
         put_csv(out, state_names[r->state], ",");
-        put_csv(out, r->detail, "\n");
+        put_csv(out, r->state != ROSTER_NONE ? r->detail : "", "\n");
     }
 }
 
@@ -271,7 +271,7 @@ void roster_print(FILE *out, const struct roster_row *rows, size_t count,
         fprintf(out, "%*s  %-16s  ", w_now - (int)strlen(now), "", when);
         if (r->state != ROSTER_OK) {
             fputs(state_names[r->state], out);
-            if (r->detail[0] != '\0') {
+            if (r->detail[0] != '\0' && r->state != ROSTER_NONE) {
                 fputs(": ", out);
                 put_safe(out, r->detail);
             }
