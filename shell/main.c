@@ -39,7 +39,7 @@ static void usage(void)
            "  --user-namespace    take the unprivileged route even as root\n"
            "  --roster [PATH...]  the progress of every account (or of the homes, state\n"
            "                      directories or progress files named), one row each\n"
-           "  --csv               with --roster: as CSV, for a spreadsheet\n"
+           "  --csv               the roster as CSV, for a spreadsheet\n"
            "  -h, --help          this help\n"
            "  -V, --version       the version\n\n"
            "With standard input not a terminal, commands are read one a line (no prompt);\n"
