@@ -52,7 +52,7 @@ _pidns_tutor_lesson_names()
 _pidns_tutor()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local options='--auto --lessons --doctor --no-color --user-namespace --roster --csv --help --version -h -V'
+    local options='--auto --present --lessons --doctor --no-color --user-namespace --roster --csv --help --version -h -V'
 
     # "--auto=x" is split by bash into "--auto" "=" "x".
     if [[ $cur == = ]]; then
@@ -66,6 +66,10 @@ _pidns_tutor()
         # Mark directories with a slash, as file completion does.
         compopt -o filenames 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+        return
+        ;;
+    --present)
+        COMPREPLY=($(compgen -W "$(_pidns_tutor_lesson_names | sed 's/^all$//')" -- "$cur"))
         return
         ;;
     --auto)

@@ -22,6 +22,7 @@ enum {
     OPT_USERNS,
     OPT_COMMANDS_ADOC,
     OPT_ROSTER,
+    OPT_PRESENT,
     OPT_CSV
 };
 
@@ -33,6 +34,8 @@ static void usage(void)
            "Options:\n"
            "  --auto LESSON|all   run lessons unattended (every step and check); exit status\n"
            "                      non-zero if any failed\n"
+           "  --present LESSON    a lesson on a projector: Enter moves on, questions wait\n"
+           "                      for the room's answer\n"
            "  --lessons DIR       read the lessons from DIR\n"
            "  --doctor            check what this machine offers, and how to fix what is missing\n"
            "  --no-color          no colour (also when NO_COLOR is set)\n"
@@ -58,6 +61,7 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
         {"no-color", no_argument, NULL, OPT_NO_COLOR},
         {"no-colour", no_argument, NULL, OPT_NO_COLOR},
         {"user-namespace", no_argument, NULL, OPT_USERNS},
+        {"present", required_argument, NULL, OPT_PRESENT},
         {"roster", no_argument, NULL, OPT_ROSTER},
         {"csv", no_argument, NULL, OPT_CSV},
         {"commands-adoc", no_argument, NULL, OPT_COMMANDS_ADOC}, /* for the docs */
@@ -71,6 +75,8 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
     while ((c = getopt_long(argc, argv, "+:hV", options, NULL)) != -1) {
         if (c == OPT_AUTO)
             o->auto_lessons = optarg;
+        else if (c == OPT_PRESENT)
+            o->present = optarg;
         else if (c == OPT_LESSONS)
             o->lessons_dir = optarg;
         else if (c == OPT_DOCTOR)
@@ -104,8 +110,13 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
         fprintf(stderr, "pidns-tutor: --csv is for --roster (pidns-tutor --roster --csv)\n");
         return 1;
     }
-    if (*roster != 0 && (*doctor || o->auto_lessons != NULL)) {
+    if (*roster != 0 && (*doctor || o->auto_lessons != NULL || o->present != NULL)) {
         fprintf(stderr, "pidns-tutor: --roster is a mode of its own: give it without %s\n",
+                *doctor ? "--doctor" : o->present != NULL ? "--present" : "--auto");
+        return 1;
+    }
+    if (o->present != NULL && (*doctor || o->auto_lessons != NULL)) {
+        fprintf(stderr, "pidns-tutor: --present is a mode of its own: give it without %s\n",
                 *doctor ? "--doctor" : "--auto");
         return 1;
     }
