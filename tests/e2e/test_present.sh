@@ -69,6 +69,13 @@ if present whole 48 <"$tmp/plan"; then
 else
     not_ok "--present $n through the whole lesson" "$(tail -n 15 "$tmp/whole.drive")"
 fi
+. "$(dirname "$0")/lib/screenshot"
+sed -n '/step 2 of/,/Enter: next step/p' "$tmp/whole.out" | sed "1s/^/\$ pidns-tutor --present $n\n...\n/" >"$tmp/shot.txt"
+if screenshot_text "$tmp/shot.txt" "$BUILD/screenshots/present.png"; then
+    ok "a screenshot of a presented step in $BUILD/screenshots/present.png"
+else
+    skip_test "a screenshot of a presented step" "no chromium (make deps-check)"
+fi
 # Prose wraps to the 48 columns (listings, program output and the lab's cleanup report keep their lines).
 long=$(grep -vE '^ *[0-9]+  |^# |^\[Enter|^stopped (job|process) ' "$tmp/whole.out" | awk 'length > 48' | head -n 3)
 [ -z "$long" ] && ok "the presenter's text fits a 48-column (large-font) terminal" ||

@@ -108,6 +108,18 @@ run "$c/alice" /no-such-dir
     row alice >/dev/null && ok "a missing PATH is named on stderr (exit 1); the others are still shown" ||
     not_ok "a missing PATH is named on stderr (exit 1)" "exit $(cat "$tmp/rc"): $(cat "$tmp/err") / $(cat "$tmp/out")"
 
+# A screenshot of a class's roster, for a person to look at.
+. "$(dirname "$0")/lib/screenshot"
+{
+    echo '$ pidns-tutor --roster alice bob carol dave'
+    (cd "$c" && "$tutor" --lessons "$SRC/lessons" --roster alice bob carol dave 2>&1)
+} >"$tmp/shot.txt"
+if screenshot_text "$tmp/shot.txt" "$BUILD/screenshots/roster.png"; then
+    ok "a screenshot of a roster in $BUILD/screenshots/roster.png"
+else
+    skip_test "a screenshot of a roster" "no chromium (make deps-check)"
+fi
+
 # Every account: as root all homes; here the machine's own, so only the shape.
 "$tutor" --lessons lessons --roster >"$tmp/all" 2>"$tmp/err"
 rc=$?
