@@ -87,13 +87,16 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
             o->user_namespace = 1;
         else if (c == OPT_ROSTER || c == OPT_CSV)
             *roster |= c == OPT_ROSTER ? 1 : 2; /* bit 1: --csv */
-        else if (c == OPT_COMMANDS_ADOC)
-            return command_write_adoc(stdout), 0;
-        else if (c == 'h')
-            return usage(), 0;
-        else if (c == 'V')
-            return printf("pidns-tutor %s\n", PIDNS_TUTOR_VERSION), 0;
-        else {
+        else if (c == OPT_COMMANDS_ADOC) {
+            command_write_adoc(stdout);
+            return EXIT_SUCCESS;
+        } else if (c == 'h') {
+            usage();
+            return EXIT_SUCCESS;
+        } else if (c == 'V') {
+            printf("pidns-tutor %s\n", PIDNS_TUTOR_VERSION);
+            return EXIT_SUCCESS;
+        } else {
             /* A short option is named by optopt (it may sit in a cluster,
              * "-Vq"); a long one by the word getopt just read. */
             char short_name[3] = {'-', (char)optopt, '\0'};
@@ -103,29 +106,29 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
                     "Try 'pidns-tutor --help' for more information.\n",
                     c == ':' ? "missing argument to" : "unknown option",
                     is_short ? short_name : argv[optind - 1]);
-            return 1;
+            return EXIT_FAILURE;
         }
     }
     if (*roster != 0 && (*roster & 1) == 0) {
         fprintf(stderr, "pidns-tutor: --csv is for --roster (pidns-tutor --roster --csv)\n");
-        return 1;
+        return EXIT_FAILURE;
     }
     if (*roster != 0 && (*doctor || o->auto_lessons != NULL || o->present != NULL)) {
         fprintf(stderr, "pidns-tutor: --roster is a mode of its own: give it without %s\n",
                 *doctor ? "--doctor" : o->present != NULL ? "--present" : "--auto");
-        return 1;
+        return EXIT_FAILURE;
     }
     if (o->present != NULL && (*doctor || o->auto_lessons != NULL)) {
         fprintf(stderr, "pidns-tutor: --present is a mode of its own: give it without %s\n",
                 *doctor ? "--doctor" : "--auto");
-        return 1;
+        return EXIT_FAILURE;
     }
     if (optind < argc && *roster == 0) {
         fprintf(stderr,
                 "pidns-tutor: unexpected argument '%s'\n"
                 "Try 'pidns-tutor --help' for more information.\n",
                 argv[optind]);
-        return 1;
+        return EXIT_FAILURE;
     }
     return -1;
 }
