@@ -169,6 +169,22 @@ pty() {
 
 # ---- Rows that need more than their input ----------------------------------
 
+# The roster reads homes made here, never the machine's.
+row_cli_roster_symlink() {
+    mkdir -p "$tmp/roster-symlink/.local/state/pidns-tutor"
+    ln -sf /etc/shadow "$tmp/roster-symlink/.local/state/pidns-tutor/progress"
+    "$TUTOR" --roster "$tmp/roster-symlink" >"$out" 2>&1
+    rc=$?
+}
+row_cli_roster_damaged() {
+    s=.local/state/pidns-tutor
+    mkdir -p "$tmp/roster-damaged/$s" "$tmp/roster-fifo/$s" "$tmp/roster-huge/$s"
+    printf 'current x\nnot progress\nlesson x step -1 done 0 checked 0\n' >"$tmp/roster-damaged/$s/progress"
+    mkfifo "$tmp/roster-fifo/$s/progress"
+    head -c 70000 /dev/zero >"$tmp/roster-huge/$s/progress"
+    timeout 20 "$TUTOR" --roster "$tmp/roster-damaged" "$tmp/roster-fifo" "$tmp/roster-huge" >"$out" 2>&1
+    rc=$?
+}
 row_sh_line_100k() {
     { head -c 102400 /dev/zero | tr '\0' a; printf '\nwhere\n'; } | "$TUTOR" >"$out.1" 2>"$out.2"
     rc=$?
