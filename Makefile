@@ -1,8 +1,9 @@
 # pidns-tutor: build, test, run.
 #
 #   make          build the examples, the shell and the tests under build/
-#   make run      install missing build packages, build, start the tutorial
-#   make check    install missing build packages, build, run every test
+#   make run      install the packages running needs, build the examples and the
+#                 shell (not the tests), start the tutorial
+#   make check    install every build and test package, build all, run every test
 #
 # Everything built goes under $(O) (default build/). New files need no edit here:
 # examples/*.c, shell/*.c, tests/unit/test_*.c and tests/integration/test_*.c are
@@ -53,8 +54,9 @@ BUILD_DEFS = -DPIDNS_TUTOR_VERSION='"$(VERSION)"' \
 	-DPIDNS_TUTOR_LIBEXECDIR='"$(LIBEXECDIR)"'
 
 # Debian/Ubuntu packages: what building and running the tutorial needs, and
-# what the tests, docs, hardening and benchmarks need on top.
-DEB_RUN_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev util-linux procps
+# what the tests, docs, hardening and benchmarks need on top. less is the
+# default pager of `source` (without it, listings are printed directly).
+DEB_RUN_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev util-linux procps less
 DEB_CHECK_PACKAGES = $(DEB_RUN_PACKAGES) libcmocka-dev asciidoctor tmux valgrind clang \
 	libclang-rt-dev man-db time hyperfine python3
 
@@ -113,8 +115,10 @@ deps:
 deps-check:
 	@sh tests/deps.sh $(DEB_CHECK_PACKAGES)
 
+# Running needs the examples and the shell only: the tests (and cmocka, which
+# they need) are built by make check or make tests.
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory examples tutor
 	$(O)/pidns-tutor
 
 # Tests: deps first, then a fresh make so pkg-config sees the installed packages.
