@@ -43,7 +43,7 @@ const struct command command_table[] = {
     {"source", "source EXAMPLE[:TAG]", "show an example's code with line numbers",
      "Shows the source of a bundled example with line numbers, or only the region TAG of "
      "it (the parts the lessons quote). Long listings go through your pager ($PAGER, or "
-     "less).",
+     "less); without one, or if it fails, they are printed directly.",
      cmd_source, complete_source, 1, 1, 0},
     {"ps", "ps", "the lab's processes, with their PID in every namespace",
      "Lists the processes of the lab: for each one its PID as the lab sees it, then its PID "
