@@ -38,7 +38,7 @@ step() { # $1 = name, $2 = shell command line, $3 = wanted, $4 = unwanted
     out=$(mktemp)
     # Shown as it comes (CI's log), and kept to look for the verdict.
     { (cd /root/main && eval "$2") 2>&1; echo $? >"$out.rc"; } | tee "$out"
-    rc=$(cat "$out.rc")
+    rc=$(cat "$out.rc" 2>/dev/null) || rc=1
     secs=$(($(date +%s) - start))
     if [ "$rc" -eq 0 ] && grep -Eq -- "$3" "$out" && ! grep -Eq -- "$4" "$out"; then
         say "$1: passed in ${secs} s"
@@ -129,11 +129,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(git -C "$here" rev-parse --show-toplevel) || die "not in a git checkout"
 mkdir -p "$FRESH_CACHE" "$archives/partial" || die "cannot create $FRESH_CACHE"
 
+# One run at a time builds the cached root; the others wait for it.
+exec 9>"$FRESH_CACHE/lock" && flock 9 || die "cannot lock $FRESH_CACHE/lock"
 if [ ! -f "$base.done" ]; then
     if ! command -v debootstrap >/dev/null; then
         say "installing debootstrap"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap </dev/null >/dev/null ||
-            die "cannot install debootstrap (apt-get install debootstrap)"
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap; } \
+            </dev/null >/dev/null || die "cannot install debootstrap (apt-get install debootstrap)"
     fi
     # The host's mirror for this release when it has one, else Debian's.
     mirror=$(apt-get indextargets --format '$(RELEASE) $(REPO_URI)' 'Identifier: Packages' \
@@ -149,6 +151,7 @@ if [ ! -f "$base.done" ]; then
     mv "$base.tmp" "$base" && touch "$base.done" || die "cannot keep $base"
     say "debootstrap took $(($(date +%s) - start)) s; cached in $base"
 fi
+exec 9>&-
 
 scratch=$(mktemp -d "$FRESH_CACHE/run.XXXXXX") || die "cannot make a scratch directory"
 trap 'rm -rf "$scratch"' EXIT
