@@ -6,8 +6,9 @@
 #   make check    install every build and test package, build all, run every test
 #
 # Everything built goes under $(O) (default build/). New files need no edit here:
-# examples/*.c, shell/*.c, tests/unit/test_*.c and tests/integration/test_*.c are
-# picked up by wildcard.
+# examples/*.c, shell/*/*.c, tests/unit/test_*.c and tests/integration/test_*.c
+# are picked up by wildcard. Each object's header dependencies are written by
+# the compiler (-MMD -MP) into a .d file beside it.
 
 VERSION   := 0.1.0
 O         ?= build
@@ -34,13 +35,21 @@ CMOCKA_LIBS     = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmoc
 
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS)
 ALL_CPPFLAGS = -D_GNU_SOURCE $(CPPFLAGS)
+# Every object records the headers it read (foo.d beside foo.o), so a change
+# to a header rebuilds exactly what includes it; -MP keeps a deleted header
+# from breaking the build.
+DEPFLAGS = -MMD -MP
+# A program built straight from its .c keeps its .d under $(O)/obj/ (so no
+# glob over the programs' folder meets it).
+BIN_DEPFILE = $(O)/obj/$(@:$(O)/%=%).d
+BIN_DEPFLAGS = $(DEPFLAGS) -MF $(BIN_DEPFILE) -MT $@
 ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 
 EXAMPLE_SRCS := $(wildcard examples/*.c)
 EXAMPLES     := $(patsubst examples/%.c,$(O)/examples/%,$(EXAMPLE_SRCS))
-SHELL_SRCS   := $(filter-out shell/main.c,$(wildcard shell/*.c))
+# shell/main.c on top, each part of the tutor in its own folder (docs/design.adoc).
+SHELL_SRCS   := $(wildcard shell/*/*.c)
 SHELL_OBJS   := $(patsubst shell/%.c,$(O)/obj/shell/%.o,$(SHELL_SRCS))
-SHELL_HDRS   := $(wildcard shell/*.h)
 LIBTUTOR     := $(O)/libtutor.a
 TUTOR        := $(if $(wildcard shell/main.c),$(O)/pidns-tutor)
 TESTLIB_SRCS := $(wildcard tests/lib/*.c)
@@ -60,7 +69,7 @@ DEB_RUN_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev util-linux proc
 DEB_CHECK_PACKAGES = $(DEB_RUN_PACKAGES) libcmocka-dev asciidoctor tmux valgrind clang \
 	libclang-rt-dev man-db time hyperfine python3
 
-.PHONY: all examples tutor tests deps deps-check run check check-run clean
+.PHONY: all examples tutor tests deps deps-check run check check-run check-layering clean
 # Keep objects made by pattern rules (make would delete them as intermediates).
 .SECONDARY:
 all: examples tutor tests
@@ -75,9 +84,9 @@ $(O)/examples/%: examples/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
 
-$(O)/obj/shell/%.o: shell/%.c $(SHELL_HDRS)
+$(O)/obj/shell/%.o: shell/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(BUILD_DEFS) $(READLINE_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(DEPFLAGS) -Ishell $(BUILD_DEFS) $(READLINE_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(LIBTUTOR): $(SHELL_OBJS)
 	@mkdir -p $(@D)
@@ -87,26 +96,26 @@ $(LIBTUTOR): $(SHELL_OBJS)
 $(TUTOR): $(O)/obj/shell/main.o $(LIBTUTOR)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(READLINE_LIBS)
 
-$(O)/obj/tests/lib/%.o: tests/lib/%.c $(wildcard tests/lib/*.h) $(SHELL_HDRS)
+$(O)/obj/tests/lib/%.o: tests/lib/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) -Ishell -Itests/lib $(CMOCKA_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(DEPFLAGS) -Ishell -Itests/lib $(CMOCKA_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-TEST_LINK = $(CC) $(ALL_CPPFLAGS) -Ishell -Itests/lib $(CMOCKA_CFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) \
+TEST_LINK = $(CC) $(ALL_CPPFLAGS) $(BIN_DEPFLAGS) -Ishell -Itests/lib $(CMOCKA_CFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) \
 	-o $@ $< $(TESTLIB_OBJS) $(LIBTUTOR) $(CMOCKA_LIBS) $(READLINE_LIBS) -lutil
 
-$(O)/tests/unit/%: tests/unit/%.c $(TESTLIB_OBJS) $(LIBTUTOR) $(SHELL_HDRS)
-	@mkdir -p $(@D)
+$(O)/tests/unit/%: tests/unit/%.c $(TESTLIB_OBJS) $(LIBTUTOR)
+	@mkdir -p $(@D) $(dir $(BIN_DEPFILE))
 	$(TEST_LINK)
 
-$(O)/tests/integration/%: tests/integration/%.c $(TESTLIB_OBJS) $(LIBTUTOR) $(SHELL_HDRS)
-	@mkdir -p $(@D)
+$(O)/tests/integration/%: tests/integration/%.c $(TESTLIB_OBJS) $(LIBTUTOR)
+	@mkdir -p $(@D) $(dir $(BIN_DEPFILE))
 	$(TEST_LINK)
 
 # Small programs the tests and benchmarks drive (a pty driver, a sandbox
 # launcher, a lab holder); they may use the shell's modules.
-$(O)/tests/helpers/%: tests/helpers/%.c $(LIBTUTOR) $(SHELL_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) -Ishell $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBTUTOR) $(READLINE_LIBS) -lutil
+$(O)/tests/helpers/%: tests/helpers/%.c $(LIBTUTOR)
+	@mkdir -p $(@D) $(dir $(BIN_DEPFILE))
+	$(CC) $(ALL_CPPFLAGS) $(BIN_DEPFLAGS) -Ishell $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBTUTOR) $(READLINE_LIBS) -lutil
 
 # Install what is missing with apt-get as root; otherwise print the command.
 deps:
@@ -127,10 +136,31 @@ check: deps-check
 
 # mk/*.mk fragments add their own steps (docs, sanitizers, valgrind, fuzz) to CHECK_EXTRA.
 check-run: all
+	@$(MAKE) --no-print-directory check-layering
 	@O=$(O) sh tests/run-tests.sh
 	@for t in $(CHECK_EXTRA); do $(MAKE) --no-print-directory $$t || exit 1; done
+
+# No file of shell/ includes a header of a higher layer (tests/layering.sh),
+# and the check itself catches a planted breach.
+check-layering:
+	@sh tests/layering.sh --self-test
+	@sh tests/layering.sh
 
 clean:
 	rm -rf $(O)
 
--include mk/*.mk
+# The header dependencies written by -MMD (absent before the first build).
+DEPFILES := $(patsubst %.o,%.d,$(SHELL_OBJS) $(O)/obj/shell/main.o $(TESTLIB_OBJS)) \
+	$(patsubst $(O)/%,$(O)/obj/%.d,$(UNIT_TESTS) $(INTEG_TESTS) $(TEST_HELPERS))
+-include $(DEPFILES)
+
+# The fragments, in a fixed order: install.mk uses docs.mk's man pages;
+# bench.mk orders the benchmarks shell.mk registers; the check steps run in
+# the order the fragments add them to CHECK_EXTRA (the docs, the fuzzers,
+# then the sanitizers and valgrind).
+include mk/shell.mk
+include mk/docs.mk
+include mk/install.mk
+include mk/fuzz.mk
+include mk/hardening.mk
+include mk/bench.mk

@@ -55,17 +55,18 @@ fuzz-probe:
 		echo "    (make deps-check installs clang and libclang-rt-dev; or set FUZZ_CC=clang-NN)"; \
 		exit 1; }
 
-$(FUZZ_O)/obj/%.o: shell/%.c $(SHELL_HDRS) | fuzz-probe
+$(FUZZ_O)/obj/%.o: shell/%.c | fuzz-probe
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(ALL_CPPFLAGS) $(BUILD_DEFS) $(READLINE_CFLAGS) $(FUZZ_CFLAGS) \
+	$(FUZZ_CC) $(ALL_CPPFLAGS) $(DEPFLAGS) -Ishell $(BUILD_DEFS) $(READLINE_CFLAGS) $(FUZZ_CFLAGS) \
 		-fsanitize=fuzzer-no-link -c -o $@ $<
 
 $(FUZZ_LIB): $(FUZZ_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(FUZZ_O)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB) $(SHELL_HDRS) | fuzz-probe
-	$(FUZZ_CC) $(ALL_CPPFLAGS) -Ishell $(FUZZ_DEFS) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
+$(FUZZ_O)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB) | fuzz-probe
+	@mkdir -p $(dir $(BIN_DEPFILE))
+	$(FUZZ_CC) $(ALL_CPPFLAGS) $(BIN_DEPFLAGS) -Ishell $(FUZZ_DEFS) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
 		-o $@ $< $(FUZZ_LIB) $(READLINE_LIBS) -lutil
 
 # `run` and `source` complete example names from the built examples: empty
@@ -107,3 +108,5 @@ fuzz: fuzz-build
 	done
 
 CHECK_EXTRA += check-fuzz
+
+-include $(FUZZ_OBJS:.o=.d) $(patsubst $(O)/%,$(O)/obj/%.d,$(FUZZ_TARGETS))

@@ -1,10 +1,10 @@
 /* main.c: pidns-tutor, the guided shell of the PID namespace tutorial:
  * options, set up, run. Everything else lives in session.c and below.
  */
-#include "commands.h"
-#include "doctor.h"
-#include "lab.h"
-#include "session.h"
+#include "cmd/commands.h"
+#include "lab/doctor.h"
+#include "lab/lab.h"
+#include "session/session.h"
 
 #include <getopt.h>
 #include <limits.h>

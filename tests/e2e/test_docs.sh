@@ -117,7 +117,7 @@ check "no page shows unrendered macros (kbd:, xref:, unresolved includes)" "$bad
 
 # A broken document must fail the build, and leave no page behind.
 mkdir -p "$tmp/tree/docs" "$tmp/tree/mk"
-cp Makefile "$tmp/tree/" && cp mk/docs.mk mk/install.mk "$tmp/tree/mk/"
+cp Makefile "$tmp/tree/" && cp mk/*.mk "$tmp/tree/mk/"
 printf '= Broken\n\ninclude::no-such-file.adoc[]\n' >"$tmp/tree/docs/broken.adoc"
 if make -s -C "$tmp/tree" O="$tmp/out" "$tmp/out/docs/broken.html" >"$tmp/broken.log" 2>&1; then
     not_ok "a document with a missing include fails make docs" "make succeeded"

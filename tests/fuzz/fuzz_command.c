@@ -10,10 +10,10 @@
  * FUZZ_EXAMPLE_SRC_DIR and example names from FUZZ_EXAMPLES_DIR (a directory
  * of empty executable stubs that mk/fuzz.mk makes).
  */
-#include "cmd.h"
-#include "commands.h"
-#include "lesson.h"
-#include "tutor.h"
+#include "cmd/cmd.h"
+#include "cmd/commands.h"
+#include "lesson/lesson.h"
+#include "tutor/tutor.h"
 
 #include <stdint.h>
 #include <stdio.h>

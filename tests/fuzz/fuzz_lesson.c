@@ -14,8 +14,8 @@
  * the source tree (an absolute path, or ".." past the one leading "../") are
  * skipped: the fuzzer reads files, and only ours. See docs/design.adoc.
  */
-#include "lesson.h"
-#include "lesson_internal.h"
+#include "lesson/lesson.h"
+#include "lesson/lesson_internal.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,11 +1,11 @@
-/* in_sandbox: run a command inside the sandbox (shell/sandbox.h): a private
+/* in_sandbox: run a command inside the sandbox (shell/lab/sandbox.h): a private
  * mount namespace whose root is a scratch tmpfs, so that /procN directories
  * and mounts the command makes never reach the host. Used by the benchmarks
  * and handy for trying the examples by hand:
  *
  *   build/tests/helpers/in_sandbox build/examples/multi_pidns 5 ls -d /proc4/[1-9]*
  */
-#include "sandbox.h"
+#include "lab/sandbox.h"
 
 #include <stdio.h>
 #include <stdlib.h>

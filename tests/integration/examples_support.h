@@ -3,7 +3,7 @@
  *
  * Every check on the kernel's state runs in a forked child that has entered
  * the sandbox (a private mount namespace on a tmpfs root, see
- * shell/sandbox.h), optionally as the ordinary user nobody (then in a user
+ * shell/lab/sandbox.h), optionally as the ordinary user nobody (then in a user
  * namespace). The examples are copied into the sandbox's root first (/ex/),
  * so that nobody can run them wherever the build directory lives.
  *
@@ -16,7 +16,7 @@
 #define PIDNS_TUTOR_EXAMPLES_SUPPORT_H
 
 #include "testlib.h"
-#include "sandbox.h"
+#include "lab/sandbox.h"
 
 #include <dirent.h>
 #include <errno.h>

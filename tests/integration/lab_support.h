@@ -15,7 +15,7 @@
 #define PIDNS_TUTOR_LAB_SUPPORT_H
 
 #include "testlib.h"
-#include "lab.h"
+#include "lab/lab.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -3,8 +3,8 @@
  * (Crashes and concurrency: test_lab_crash.c; nobody, nsenter and the
  * diagnosis: test_lab_user.c; Ctrl-C: test_lab_signals.c.) */
 #include "lab_support.h"
-#include "lab_internal.h"
-#include "sandbox.h"
+#include "lab/lab_internal.h"
+#include "lab/sandbox.h"
 
 #include <sys/mount.h>
 

@@ -3,8 +3,8 @@
  * enters it with the printed nsenter line; lab_diagnose() names the route,
  * or, when user namespaces are refused, the problem and its fix. */
 #include "lab_support.h"
-#include "lab_diagnose.h"
-#include "lab_internal.h"
+#include "lab/lab_diagnose.h"
+#include "lab/lab_internal.h"
 
 #include <linux/capability.h>
 #include <sched.h>

@@ -9,7 +9,7 @@
  */
 #include "stage.h"
 #include "testlib.h"
-#include "sandbox.h"
+#include "lab/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>

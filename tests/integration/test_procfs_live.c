@@ -11,7 +11,7 @@
  */
 #include "testlib.h"
 #include "pidns_chain.h"
-#include "procfs.h"
+#include "procfs/procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* test_sandbox.c: the sandbox gives a private root whose /procN directories
  * and mounts the host never sees, as root and as an ordinary user. */
 #include "testlib.h"
-#include "sandbox.h"
+#include "lab/sandbox.h"
 
 #include <errno.h>
 #include <sched.h>

@@ -4,8 +4,8 @@
  * every level has PR_SET_PDEATHSIG(SIGKILL). */
 #include "testlib.h"
 #include "pidns_chain.h"
-#include "procfs.h"
-#include "sandbox.h"
+#include "procfs/procfs.h"
+#include "lab/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>

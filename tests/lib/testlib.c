@@ -1,6 +1,6 @@
 /* testlib.c: helpers shared by the integration tests. See testlib.h. */
 #include "testlib.h"
-#include "sandbox.h"
+#include "lab/sandbox.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
  *
  * The integration tests never touch the host's root: each one runs its
  * privileged part in a forked child that first enters a sandbox (a private
- * mount namespace whose root is a scratch tmpfs, see shell/sandbox.h).
+ * mount namespace whose root is a scratch tmpfs, see shell/lab/sandbox.h).
  */
 #ifndef PIDNS_TUTOR_TESTLIB_H
 #define PIDNS_TUTOR_TESTLIB_H

@@ -4,9 +4,9 @@
  * completion. Pure: no lab is opened.
  */
 #include "testlib.h"
-#include "cmd.h"
-#include "commands.h"
-#include "lesson.h"
+#include "cmd/cmd.h"
+#include "cmd/commands.h"
+#include "lesson/lesson.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "lab_diagnose.h"
+#include "lab/lab_diagnose.h"
 
 /* An ordinary user on an ordinary kernel whose probe of the user-namespace
  * route failed at `step` with `error`. */

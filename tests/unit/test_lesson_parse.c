@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "lesson.h"
+#include "lesson/lesson.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "lesson.h"
+#include "lesson/lesson.h"
 
 #include <ctype.h>
 #include <stdio.h>

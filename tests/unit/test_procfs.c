@@ -3,7 +3,7 @@
  * namespace tree on synthetic chains, and the exact text of `tree`, `ps` and
  * `ns PID`. No privilege needed: nothing here touches the real kernel. */
 #include "testlib.h"
-#include "procfs.h"
+#include "procfs/procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
  * who owns it under sudo, and an unwritable home as a warning only.
  */
 #include "testlib.h"
-#include "progress.h"
+#include "tutor/progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * for colour (never cursor movement); annotations. A pseudo-terminal stands
  * in for the learner's terminal. */
 #include "testlib.h"
-#include "render.h"
+#include "render/render.h"
 
 #include <errno.h>
 #include <pty.h>

@@ -4,10 +4,10 @@
  * finding lessons, and the notes that relate PIDs and pid:[...] links.
  */
 #include "testlib.h"
-#include "annotate.h"
-#include "lesson.h"
-#include "procfs.h"
-#include "tutor.h"
+#include "render/annotate.h"
+#include "lesson/lesson.h"
+#include "procfs/procfs.h"
+#include "tutor/tutor.h"
 
 #include <stdio.h>
 #include <stdlib.h>

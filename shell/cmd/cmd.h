@@ -1,0 +1,51 @@
+/* cmd.h: the command handlers and completers the table in commands.c
+ * points to. Internal to the shell: only commands.c and the tests use it.
+ */
+#ifndef PIDNS_TUTOR_CMD_H
+#define PIDNS_TUTOR_CMD_H
+
+#include "tutor/shell.h"
+
+/* cmd_lesson.c: lessons and the guided flow */
+int cmd_lessons(struct shell *sh, int argc, char **argv);
+int cmd_lesson(struct shell *sh, int argc, char **argv);
+int cmd_next(struct shell *sh, int argc, char **argv);
+int cmd_back(struct shell *sh, int argc, char **argv);
+int cmd_again(struct shell *sh, int argc, char **argv);
+int cmd_where(struct shell *sh, int argc, char **argv);
+int cmd_check(struct shell *sh, int argc, char **argv);
+int cmd_hint(struct shell *sh, int argc, char **argv);
+int cmd_reset(struct shell *sh, int argc, char **argv);
+int cmd_export(struct shell *sh, int argc, char **argv);
+
+/* cmd_lab.c: the lab */
+int cmd_run(struct shell *sh, int argc, char **argv);
+int cmd_sh(struct shell *sh, int argc, char **argv);
+int cmd_ps(struct shell *sh, int argc, char **argv);
+int cmd_tree(struct shell *sh, int argc, char **argv);
+int cmd_ns(struct shell *sh, int argc, char **argv);
+int cmd_status(struct shell *sh, int argc, char **argv);
+int cmd_cleanup(struct shell *sh, int argc, char **argv);
+
+/* cmd_source.c */
+int cmd_source(struct shell *sh, int argc, char **argv);
+
+/* commands.c */
+int cmd_help(struct shell *sh, int argc, char **argv);
+int cmd_quit(struct shell *sh, int argc, char **argv);
+
+/* Completers */
+char **complete_lessons(struct shell *sh, const char *text, int argi);
+char **complete_examples(struct shell *sh, const char *text, int argi);
+char **complete_source(struct shell *sh, const char *text, int argi);
+char **complete_commands(struct shell *sh, const char *text, int argi);
+char **complete_nothing(struct shell *sh, const char *text, int argi);
+char **complete_pids(struct shell *sh, const char *text, int argi);
+
+/* Extracts the tagged region TAG (// tag::TAG[] ... // end::TAG[]) of a
+ * source text, or the whole text without tag lines when tag is NULL.
+ * *first_line gets the region's first line number. malloc'd, or NULL when
+ * the tag is not there. */
+char *source_extract(const char *text, const char *tag, int *first_line);
+
+#endif

@@ -1,0 +1,223 @@
+/* cmd_lab.c: the commands that act in the lab or look at it: run, sh, ps,
+ * tree, ns, status, cleanup.
+ */
+#include "cmd/cmd.h"
+#include "cmd/commands.h"
+#include "lab/lab.h"
+#include "procfs/procfs.h"
+#include "render/tee.h"
+#include "tutor/tutor.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int need_lab(const struct shell *sh)
+{
+    if (sh->lab != NULL)
+        return 1;
+    shell_error(sh, "the lab is not open (see pidns-tutor --doctor)");
+    return 0;
+}
+
+/* Appends word to buf quoted for /bin/sh. Returns 0, -1 if it does not fit. */
+static int append_quoted(char *buf, size_t len, const char *word)
+{
+    size_t used = strlen(buf);
+    int plain = word[0] != '\0' && strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+                                                "VWXYZ0123456789/_.,:=+-") == strlen(word);
+
+    if (used + 1 < len)
+        buf[used++] = ' ';
+    if (plain) {
+        int n = snprintf(buf + used, len - used, "%s", word);
+        return n < 0 || (size_t)n >= len - used ? -1 : 0;
+    }
+    if (used < len)
+        buf[used++] = '\'';
+    for (const char *s = word; *s != '\0'; s++) {
+        const char *piece = *s == '\'' ? "'\\''" : NULL;
+        size_t plen = piece != NULL ? strlen(piece) : 1;
+        if (used + plen + 2 >= len)
+            return -1;
+        memcpy(buf + used, piece != NULL ? piece : s, plen);
+        used += plen;
+    }
+    buf[used++] = '\'';
+    buf[used] = '\0';
+    return 0;
+}
+
+static int example_exists(const struct shell *sh, const char *name, char *closest, size_t len)
+{
+    char **names = shell_example_names(sh);
+    int found = 0;
+
+    closest[0] = '\0';
+    for (size_t i = 0; names[i] != NULL && !found; i++) {
+        found = strcmp(names[i], name) == 0;
+        if (!found && closest[0] == '\0' &&
+            (strstr(names[i], name) != NULL || strncmp(names[i], name, 4) == 0))
+            snprintf(closest, len, "%s", names[i]);
+    }
+    shell_free_list(names);
+    return found;
+}
+
+int cmd_run(struct shell *sh, int argc, char **argv)
+{
+    char line[COMMAND_LINE_MAX + 256] = "";
+    char closest[256];
+
+    if (!example_exists(sh, argv[1], closest, sizeof closest)) {
+        if (closest[0] != '\0')
+            shell_error(sh, "no example '%s': did you mean '%s'? (run + Tab lists them)", argv[1],
+                        closest);
+        else
+            shell_error(sh, "no example '%s' in %s (run + Tab lists them)", argv[1],
+                        sh->dirs.examples);
+        return SHELL_ERROR;
+    }
+    if (!need_lab(sh))
+        return SHELL_ERROR;
+    /* A plain program call: the lab execs it, so the example is the job. */
+    snprintf(line, sizeof line, "%s", argv[1]);
+    for (int i = 2; i < argc; i++)
+        if (append_quoted(line, sizeof line, argv[i]) == -1)
+            return command_usage_of(sh, "run");
+    int status = tutor_run_command(sh, line, 1, NULL);
+    if (status != 0 && status != 130)
+        render_textf(&sh->render, RENDER_BAD, "(%s exited with status %d)", argv[1], status);
+    return status == 0 ? SHELL_OK : SHELL_ERROR;
+}
+
+int cmd_sh(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    if (!need_lab(sh))
+        return SHELL_ERROR;
+    int status = tutor_run_command(sh, argv[1], 0, NULL);
+    if (status > 0 && status != 130)
+        render_textf(&sh->render, RENDER_NOTE, "(exit status %d)", status);
+    return status == 0 ? SHELL_OK : SHELL_ERROR;
+}
+
+static int read_tree(struct shell *sh, struct procfs_tree *tree)
+{
+    if (!need_lab(sh))
+        return -1;
+    if (procfs_read_tree(lab_path(sh->lab, "/proc"), tree) == -1) {
+        shell_error(sh, "cannot read the lab's processes from %s", lab_path(sh->lab, "/proc"));
+        return -1;
+    }
+    return 0;
+}
+
+/* Prints text a line at a time with the values highlighted. */
+static void print_highlighted(struct shell *sh, char *text)
+{
+    if (text == NULL) {
+        shell_error(sh, "out of memory");
+        return;
+    }
+    for (char *line = text, *next; *line != '\0'; line = next) {
+        next = line + strcspn(line, "\n");
+        if (*next == '\n')
+            *next++ = '\0';
+        char *lit = render_highlight(&sh->render, line);
+        fprintf(sh->render.out, "%s\n", lit != NULL ? lit : line);
+        free(lit);
+    }
+    free(text);
+}
+
+int cmd_ps(struct shell *sh, int argc, char **argv)
+{
+    struct procfs_tree tree;
+
+    (void)argc;
+    (void)argv;
+    if (read_tree(sh, &tree) == -1)
+        return SHELL_ERROR;
+    print_highlighted(sh, procfs_format_ps(&tree));
+    procfs_tree_free(&tree);
+    return SHELL_OK;
+}
+
+int cmd_tree(struct shell *sh, int argc, char **argv)
+{
+    struct procfs_tree tree;
+
+    (void)argc;
+    (void)argv;
+    if (read_tree(sh, &tree) == -1)
+        return SHELL_ERROR;
+    print_highlighted(sh, procfs_format_tree(&tree));
+    procfs_tree_free(&tree);
+    return SHELL_OK;
+}
+
+static int parse_pid(const char *text, pid_t *pid)
+{
+    char *end;
+    long value = strtol(text, &end, 10);
+    if (!isdigit((unsigned char)text[0]) || *end != '\0' || value < 1 || value > 4194304)
+        return -1;
+    *pid = (pid_t)value;
+    return 0;
+}
+
+int cmd_ns(struct shell *sh, int argc, char **argv)
+{
+    struct procfs_ns_entry entries[16];
+    size_t count = 0;
+    pid_t pid;
+
+    (void)argc;
+    if (parse_pid(argv[1], &pid) == -1)
+        return command_usage_of(sh, "ns");
+    if (!need_lab(sh))
+        return SHELL_ERROR;
+    if (procfs_read_ns_links(lab_path(sh->lab, "/proc"), pid, entries, 16, &count) == -1) {
+        shell_error(sh, "no process %d in the lab (`ps` lists them)", (int)pid);
+        return SHELL_ERROR;
+    }
+    print_highlighted(sh, procfs_format_ns_links(entries, count));
+    return SHELL_OK;
+}
+
+char **complete_pids(struct shell *sh, const char *text, int argi)
+{
+    pid_t *pids = NULL;
+    size_t count = 0;
+    char **list = NULL;
+
+    if (argi > 1 || sh->lab == NULL ||
+        procfs_list_pids(lab_path(sh->lab, "/proc"), &pids, &count) == -1)
+        return calloc(1, sizeof(char *));
+    char(*numbers)[16] = calloc(count + 1, sizeof *numbers);
+    const char **items = calloc(count + 1, sizeof *items);
+    for (size_t i = 0; numbers != NULL && items != NULL && i < count; i++) {
+        snprintf(numbers[i], sizeof numbers[i], "%d", (int)pids[i]);
+        items[i] = numbers[i];
+    }
+    if (numbers != NULL && items != NULL)
+        list = command_filter(items, count, text);
+    free(items);
+    free(numbers);
+    free(pids);
+    return list != NULL ? list : calloc(1, sizeof(char *));
+}
+
+char **complete_examples(struct shell *sh, const char *text, int argi)
+{
+    if (argi > 1)
+        return NULL; /* the example's arguments: paths such as /proc2 */
+    char **names = shell_example_names(sh);
+    size_t n = 0;
+    while (names[n] != NULL)
+        n++;
+    char **list = command_filter((const char *const *)names, n, text);
+    shell_free_list(names);
+    return list;
+}

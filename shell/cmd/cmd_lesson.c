@@ -1,0 +1,330 @@
+/* cmd_lesson.c: the commands of the guided flow: lessons, lesson, next,
+ * back, again, where, check, hint, reset.
+ */
+#include "cmd/cmd.h"
+#include "cmd/commands.h"
+#include "lab/doctor.h"
+#include "lab/lab.h"
+#include "lesson/lesson.h"
+#include "render/tee.h"
+#include "tutor/tutor.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+static int need_lesson(const struct shell *sh)
+{
+    if (sh->lesson_index >= 0)
+        return 1;
+    shell_error(sh, "no lesson started: type `lessons` to see them, `lesson 1` to begin");
+    return 0;
+}
+
+/* One line of the `lessons` table: progress mark, number, name (when
+ * with_name), title. */
+static void lessons_line(struct shell *sh, const struct lesson *l, int with_name, char *line,
+                         size_t len)
+{
+    const struct progress_entry *e = progress_get(&sh->progress, l->id);
+    char mark[32] = "[    ]";
+    if (e != NULL && e->done)
+        snprintf(mark, sizeof mark, "[done]");
+    else if (e != NULL)
+        snprintf(mark, sizeof mark, "[%d/%zu]", e->step + 1, l->step_count);
+    snprintf(line, len, "%-7s %2d  %-*s%s (%d min)", mark, l->number, with_name ? 28 : 0,
+             with_name ? l->id : "", l->title, l->minutes);
+}
+
+/* Whether every line of the `lessons` table fits the terminal's width. */
+static int lessons_fit(struct shell *sh, int with_name)
+{
+    char line[512];
+    for (size_t i = 0; i < sh->lesson_count; i++) {
+        lessons_line(sh, &sh->lessons[i], with_name, line, sizeof line);
+        if (render_display_width(line, strlen(line)) > sh->render.width)
+            return 0;
+    }
+    return 1;
+}
+
+int cmd_lessons(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    if (sh->lesson_count == 0) {
+        shell_error(sh, "no lessons found in %s (use --lessons DIR)", sh->dirs.lessons);
+        return SHELL_ERROR;
+    }
+    /* A table with its columns when every line fits the width, without the
+     * names column if need be; else each line is wrapped (the spaces between
+     * columns are then re-flowed). */
+    int with_name = 1;
+    enum render_style style = RENDER_OUTPUT;
+    if (!lessons_fit(sh, 1)) {
+        if (lessons_fit(sh, 0))
+            with_name = 0;
+        else
+            style = RENDER_PLAIN;
+    }
+    char line[512];
+    for (size_t i = 0; i < sh->lesson_count; i++) {
+        lessons_line(sh, &sh->lessons[i], with_name, line, sizeof line);
+        render_text(&sh->render, style, line);
+    }
+    render_text(&sh->render, RENDER_NOTE, "Type `lesson N` to start or resume one.");
+    return SHELL_OK;
+}
+
+int cmd_lesson(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    int index = tutor_find_lesson(sh, argv[1]);
+    if (index < 0) {
+        shell_error(sh, "no lesson '%s': type `lessons` for the list", argv[1]);
+        return SHELL_ERROR;
+    }
+    const struct lesson *l = &sh->lessons[index];
+    const struct progress_entry *e = progress_get(&sh->progress, l->id);
+    int step = e != NULL && !e->done && e->step < (int)l->step_count ? e->step : 0;
+    if (l->step_count == 0) {
+        shell_error(sh, "lesson %s has no steps", l->id);
+        return SHELL_ERROR;
+    }
+    tutor_enter(sh, index, step);
+    render_textf(&sh->render, RENDER_HEADING, "Lesson %d: %s", l->number, l->title);
+    struct utsname u;
+    if (l->kernel != NULL && uname(&u) == 0) {
+        int major = 0, minor = 0;
+        if (sscanf(l->kernel, "%d.%d", &major, &minor) == 2 &&
+            !doctor_kernel_at_least(u.release, major, minor))
+            shell_warn(sh,
+                       "this lesson needs Linux %s or later, this is %s: some steps may "
+                       "fail (pidns-tutor --doctor says more)",
+                       l->kernel, u.release);
+    }
+    if (step > 0)
+        render_textf(&sh->render, RENDER_NOTE, "(resuming at step %d)", step + 1);
+    else if (l->summary != NULL)
+        render_text(&sh->render, RENDER_NOTE, l->summary);
+    return tutor_show_step(sh);
+}
+
+/* The last step was passed: mark the lesson done, clean the lab up. */
+static int finish_lesson(struct shell *sh)
+{
+    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    struct progress_entry *e = progress_entry(&sh->progress, l->id);
+
+    if (e != NULL) {
+        e->done = 1;
+        e->step = 0;
+        progress_save(&sh->progress, stderr);
+    }
+    sh->lesson_finished = 1;
+    render_textf(&sh->render, RENDER_GOOD, "Lesson %d finished: %s.", l->number, l->title);
+    if (sh->lab != NULL)
+        lab_cleanup(sh->lab, sh->render.out);
+    tee_reap(200);
+    if ((size_t)sh->lesson_index + 1 < sh->lesson_count)
+        render_textf(&sh->render, RENDER_NOTE, "Next: lesson %d, %s (Enter or `next`).",
+                     sh->lessons[sh->lesson_index + 1].number,
+                     sh->lessons[sh->lesson_index + 1].title);
+    else
+        render_text(&sh->render, RENDER_NOTE, "That was the last lesson. Well done.");
+    return SHELL_OK;
+}
+
+int cmd_next(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    if (!need_lesson(sh))
+        return SHELL_ERROR;
+    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    if (sh->lesson_finished) {
+        if ((size_t)sh->lesson_index + 1 >= sh->lesson_count) {
+            render_text(&sh->render, RENDER_NOTE, "No more lessons: `lessons` lists them all.");
+            return SHELL_OK;
+        }
+        char number[16];
+        snprintf(number, sizeof number, "%d", sh->lessons[sh->lesson_index + 1].number);
+        return cmd_lesson(sh, 2, (char *[]){"lesson", number, NULL});
+    }
+    if (sh->step_index + 1 >= (int)l->step_count)
+        return finish_lesson(sh);
+    sh->step_index++;
+    sh->hint_counter = 0;
+    return tutor_show_step(sh);
+}
+
+int cmd_back(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    if (!need_lesson(sh))
+        return SHELL_ERROR;
+    if (sh->lesson_finished) {
+        sh->lesson_finished = 0;
+    } else if (sh->step_index == 0) {
+        shell_error(sh, "this is the first step of the lesson");
+        return SHELL_ERROR;
+    } else {
+        sh->step_index--;
+    }
+    sh->hint_counter = 0;
+    return tutor_show_step(sh);
+}
+
+int cmd_again(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    if (!need_lesson(sh))
+        return SHELL_ERROR;
+    if (sh->lesson_finished) {
+        shell_error(sh, "the lesson is finished: `back` shows its last step");
+        return SHELL_ERROR;
+    }
+    return tutor_show_step(sh);
+}
+
+int cmd_where(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    if (sh->lesson_index < 0) {
+        render_text(&sh->render, RENDER_PLAIN,
+                    "No lesson started. `lessons` lists them; `lesson 1` begins.");
+        return SHELL_OK;
+    }
+    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    if (sh->lesson_finished) {
+        render_textf(&sh->render, RENDER_PLAIN, "Lesson %d, %s: finished.", l->number, l->title);
+        return SHELL_OK;
+    }
+    render_textf(&sh->render, RENDER_PLAIN, "Lesson %d, %s: step %d of %zu, %s.", l->number,
+                 l->title, sh->step_index + 1, l->step_count, l->steps[sh->step_index].title);
+    const struct lesson_block *ex = tutor_current_exercise(sh);
+    if (ex != NULL)
+        render_textf(&sh->render, RENDER_NOTE, "Exercise waiting for `check`: %s", ex->text);
+    return SHELL_OK;
+}
+
+int cmd_check(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    if (!need_lesson(sh))
+        return SHELL_ERROR;
+    const struct lesson_block *ex = tutor_current_exercise(sh);
+    if (ex == NULL) {
+        shell_error(sh, "this step has no exercise to check (`where` says where you are)");
+        return SHELL_ERROR;
+    }
+    int passed = tutor_check(sh, ex);
+    if (passed == -1) {
+        shell_error(sh, "the check could not run in the lab");
+        return SHELL_ERROR;
+    }
+    if (passed == 0) {
+        render_text(&sh->render, RENDER_BAD, "Not yet. `hint` looks at the lab and helps.");
+        return SHELL_ERROR;
+    }
+    render_text(&sh->render, RENDER_GOOD, "Passed: the kernel's state shows it is done.");
+    tutor_show_solution(sh, ex);
+    tutor_show_debrief(sh);
+    struct progress_entry *e = progress_entry(&sh->progress, sh->lessons[sh->lesson_index].id);
+    if (e != NULL && sh->step_index < 64) {
+        e->checked |= 1ul << sh->step_index;
+        progress_save(&sh->progress, stderr);
+    }
+    render_text(&sh->render, RENDER_NOTE, "(Enter: next step.)");
+    return SHELL_OK;
+}
+
+/* A hint applies when it has no condition or its condition holds in the lab. */
+static int hint_applies(struct shell *sh, const struct lesson_hint *h)
+{
+    char *out = NULL;
+    if (h->when == NULL)
+        return 1;
+    int status = sh->lab != NULL ? lab_capture(sh->lab, h->when, &out) : -1;
+    free(out);
+    return status == 0;
+}
+
+int cmd_hint(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    if (!need_lesson(sh))
+        return SHELL_ERROR;
+    const struct lesson_block *ex = tutor_current_exercise(sh);
+    if (ex == NULL || ex->hint_count == 0) {
+        shell_error(sh, "no hint here: this step has %s", ex == NULL ? "no exercise" : "no hints");
+        return SHELL_ERROR;
+    }
+    const struct lesson_hint *apply[64];
+    size_t n = 0;
+    for (size_t i = 0; i < ex->hint_count && n < 64; i++)
+        if (hint_applies(sh, &ex->hints[i]))
+            apply[n++] = &ex->hints[i];
+    if (n == 0) {
+        render_text(&sh->render, RENDER_NOTE, "No hint fits what the lab shows now; try `check`.");
+        return SHELL_OK;
+    }
+    render_textf(&sh->render, RENDER_NOTE, "Hint: %s", apply[(size_t)sh->hint_counter % n]->text);
+    sh->hint_counter++;
+    return SHELL_OK;
+}
+
+int cmd_reset(struct shell *sh, int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "-y") != 0)
+        return command_usage_of(sh, "reset");
+    if (argc == 1) {
+        if (!sh->interactive || sh->ask == NULL) {
+            shell_error(sh, "reset: needs a confirmation; in a script type `reset -y`");
+            return SHELL_ERROR;
+        }
+        char *answer = sh->ask(sh, "Forget the progress of every lesson? [y/N] ");
+        int yes = answer != NULL && (strcmp(answer, "y") == 0 || strcmp(answer, "yes") == 0);
+        free(answer);
+        if (!yes) {
+            render_text(&sh->render, RENDER_NOTE, "Kept your progress.");
+            return SHELL_OK;
+        }
+    }
+    progress_reset(&sh->progress);
+    progress_save(&sh->progress, stderr);
+    sh->lesson_index = -1;
+    render_text(&sh->render, RENDER_GOOD, "Progress forgotten; `lesson 1` starts again.");
+    return SHELL_OK;
+}
+
+char **complete_lessons(struct shell *sh, const char *text, int argi)
+{
+    size_t n = sh->lesson_count;
+    const char **items = calloc(3 * n + 1, sizeof *items);
+    char(*numbers)[16] = calloc(n + 1, sizeof *numbers);
+    char **list = NULL;
+
+    if (argi > 1)
+        list = NULL; /* export LESSON FILE: a path */
+    else if (items != NULL && numbers != NULL) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            snprintf(numbers[i], sizeof numbers[i], "%d", sh->lessons[i].number);
+            items[k++] = numbers[i];
+            items[k++] = sh->lessons[i].id;
+            const char *dash = strchr(sh->lessons[i].id, '-');
+            if (dash != NULL)
+                items[k++] = dash + 1;
+        }
+        list = command_filter(items, k, text);
+    }
+    free(items);
+    free(numbers);
+    return list;
+}

@@ -1,0 +1,93 @@
+/* cmd_status.c: `status` (what runs in the lab, what is mounted there, how
+ * to enter it from outside) and `cleanup`.
+ */
+#include "cmd/cmd.h"
+#include "lab/lab.h"
+#include "procfs/procfs.h"
+#include "render/tee.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void list_jobs(struct shell *sh)
+{
+    const struct lab_job *jobs = NULL;
+    size_t n = lab_jobs(sh->lab, &jobs);
+
+    if (n == 0)
+        render_text(&sh->render, RENDER_PLAIN, "Nothing runs in the background.");
+    for (size_t i = 0; i < n; i++) {
+        const char *command = jobs[i].command;
+        render_textf(&sh->render, RENDER_PLAIN, "[%d] %-8s PID %d in the lab (%d outside)  %s",
+                     jobs[i].id, jobs[i].running ? "running" : "ended", (int)jobs[i].lab_pid,
+                     (int)jobs[i].pid, command);
+    }
+}
+
+/* The procfs mounts of the lab other than its own /proc, from the keeper's
+ * mount table. */
+static void list_mounts(struct shell *sh)
+{
+    char path[64], *line = NULL;
+    size_t cap = 0;
+    int shown = 0;
+
+    snprintf(path, sizeof path, "/proc/%d/mountinfo", (int)lab_keeper_pid(sh->lab));
+    FILE *f = fopen(path, "re");
+    while (f != NULL && getline(&line, &cap, f) != -1) {
+        struct procfs_mount m;
+        line[strcspn(line, "\n")] = '\0';
+        if (procfs_parse_mountinfo_line(line, &m) == -1 || strcmp(m.fstype, "proc") != 0 ||
+            strcmp(m.mount_point, "/proc") == 0 || strncmp(m.mount_point, "/proc/", 6) == 0)
+            continue;
+        render_textf(&sh->render, RENDER_PLAIN, "procfs mounted at %s", m.mount_point);
+        shown++;
+    }
+    if (f != NULL)
+        fclose(f);
+    free(line);
+    if (shown == 0)
+        render_text(&sh->render, RENDER_PLAIN, "No procfs is mounted in the lab besides /proc.");
+}
+
+int cmd_status(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    if (sh->lab == NULL) {
+        shell_error(sh, "the lab is not open (see pidns-tutor --doctor)");
+        return SHELL_ERROR;
+    }
+    list_jobs(sh);
+    list_mounts(sh);
+    /* The command on a line of its own, so that wrapping never splits it. */
+    render_text(&sh->render, RENDER_NOTE,
+                "Another terminal sees none of this; to enter the lab from one, run:");
+    render_textf(&sh->render, RENDER_COMMAND, "    %s", lab_nsenter_command(sh->lab));
+    return SHELL_OK;
+}
+
+int cmd_cleanup(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    if (sh->lab == NULL) {
+        shell_error(sh, "the lab is not open (see pidns-tutor --doctor)");
+        return SHELL_ERROR;
+    }
+    fflush(sh->render.out);
+    int removed = lab_cleanup(sh->lab, sh->render.out);
+    tee_reap(200);
+    if (removed < 0) {
+        shell_error(sh, "cleanup did not finish; `status` shows what is left");
+        return SHELL_ERROR;
+    }
+    if (removed == 0)
+        render_text(&sh->render, RENDER_GOOD,
+                    "Nothing to clean up: the lab is as fresh as at "
+                    "the start.");
+    else
+        render_textf(&sh->render, RENDER_GOOD, "Cleaned up %d thing%s: the lab is fresh again.",
+                     removed, removed == 1 ? "" : "s");
+    return SHELL_OK;
+}

@@ -1,0 +1,406 @@
+/* commands.c: the command table, and everything that reads it: dispatch,
+ * the closest-command suggestion, `help`, and tab completion. The handlers
+ * live in cmd_*.c.
+ */
+#include "cmd/commands.h"
+#include "cmd/cmd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ANY 1000
+
+const struct command command_table[] = {
+    {"lessons", "lessons", "list the lessons, with your progress",
+     "Lists every lesson with its number, name and length, and marks those you have "
+     "finished ([done]) or started ([2/5]: at step 2 of 5).",
+     cmd_lessons, complete_nothing, 0, 0, 0},
+    {"lesson", "lesson N|NAME", "start or resume a lesson",
+     "Starts lesson N (its number, its name, or the start of its name), or resumes it at "
+     "the step you reached, and shows that step.",
+     cmd_lesson, complete_lessons, 1, 1, 0},
+    {"next", "next", "go to the next step (Enter on an empty line does the same)",
+     "Shows the next step of the current lesson. At the end of a lesson the lab is "
+     "cleaned up and the next lesson is suggested.",
+     cmd_next, complete_nothing, 0, 0, 0},
+    {"back", "back", "go back one step", "Shows the previous step of the current lesson again.",
+     cmd_back, complete_nothing, 0, 0, 0},
+    {"again", "again", "run the current step again",
+     "Shows the current step again and re-runs its commands in the lab.", cmd_again,
+     complete_nothing, 0, 0, 0},
+    {"where", "where", "say which lesson and step you are at",
+     "Names the current lesson and step, and the exercise waiting for `check`, if any.", cmd_where,
+     complete_nothing, 0, 0, 0},
+    {"run", "run EXAMPLE [ARGS...]", "run a bundled example in the lab",
+     "Runs one of the bundled example programs in the lab with its output live. An example "
+     "that keeps running (one that ends in sleep) goes on in the background, like the "
+     "article's ^Z; `status` lists it and `cleanup` stops it.",
+     cmd_run, complete_examples, 1, COMMAND_ARGS_MAX - 2, 0},
+    {"sh", "sh COMMAND LINE", "run a shell command line in the lab",
+     "Runs any shell command line in the lab (with /bin/sh), with its live output: for "
+     "example `sh ls -d /proc2/[1-9]*` or `sh readlink /proc/1/ns/pid`. Ctrl-C stops it.",
+     cmd_sh, NULL, 1, 1, COMMAND_RAW},
+    {"source", "source EXAMPLE[:TAG]", "show an example's code with line numbers",
+     "Shows the source of a bundled example with line numbers, or only the region TAG of "
+     "it (the parts the lessons quote). Long listings go through your pager ($PAGER, or "
+     "less); without one, or if it fails, they are printed directly.",
+     cmd_source, complete_source, 1, 1, 0},
+    {"ps", "ps", "the lab's processes, with their PID in every namespace",
+     "Lists the processes of the lab: for each one its PID as the lab sees it, then its PID "
+     "in each nested namespace it belongs to (the NSpid line of /proc/PID/status).",
+     cmd_ps, complete_nothing, 0, 0, 0},
+    {"tree", "tree", "draw the PID namespaces of the lab as a tree",
+     "Draws the hierarchy of PID namespaces in the lab, each with its processes and the PID "
+     "each one has at that level.",
+     cmd_tree, complete_nothing, 0, 0, 0},
+    {"ns", "ns PID", "show a process's namespace links",
+     "Shows the namespace links of process PID (a PID as the lab sees it, as `ps` prints "
+     "it), as `readlink /proc/PID/ns/*` shows them.",
+     cmd_ns, complete_pids, 1, 1, 0},
+    {"status", "status", "what runs in the lab and what is mounted",
+     "Lists the background jobs and the procfs mounts of the lab, and the command that enters "
+     "the lab from another terminal.",
+     cmd_status, complete_nothing, 0, 0, 0},
+    {"cleanup", "cleanup", "stop everything in the lab, unmount, remove /procN",
+     "Stops every running example, unmounts what was mounted in the lab, removes the "
+     "directories made there, and says what it removed. The same happens at the end of a "
+     "lesson and when you quit.",
+     cmd_cleanup, complete_nothing, 0, 0, 0},
+    {"check", "check", "check the current exercise against the kernel's state",
+     "Checks whether the exercise of the current step is done, by looking at the real state "
+     "of the lab (what runs, what is mounted). Once it passes, the worked solution is shown, "
+     "then the rest of the step.",
+     cmd_check, complete_nothing, 0, 0, 0},
+    {"hint", "hint", "a hint for the current exercise",
+     "Looks at what runs and what is mounted in the lab and gives a hint about the next "
+     "move for the current exercise. Ask again for another.",
+     cmd_hint, complete_nothing, 0, 0, 0},
+    {"reset", "reset [-y]", "forget all progress (asks first)",
+     "Forgets the progress of every lesson, after asking for confirmation (-y confirms "
+     "without asking, for scripts).",
+     cmd_reset, complete_nothing, 0, 1, 0},
+    {"export", "export LESSON [FILE]", "write a lesson's commands as a shell script",
+     "Writes the commands of a lesson as a commented shell script that runs by hand outside "
+     "the tutorial, to FILE or to the screen.",
+     cmd_export, complete_lessons, 1, 2, 0},
+    {"help", "help [COMMAND]", "list the commands, or explain one",
+     "Without an argument, lists every command with a one-line summary. With one, shows its "
+     "usage and what it does.",
+     cmd_help, complete_commands, 0, 1, 0},
+    {"quit", "quit", "clean up the lab and leave (Ctrl-D does the same)",
+     "Cleans up the lab, checks that the host is unchanged, saves your progress, and leaves.",
+     cmd_quit, complete_nothing, 0, 0, 0},
+};
+const size_t command_count = sizeof command_table / sizeof command_table[0];
+
+const struct command *command_find(const char *name)
+{
+    const struct command *match = NULL;
+    size_t len = strlen(name);
+
+    for (size_t i = 0; i < command_count; i++) {
+        if (strcmp(command_table[i].name, name) == 0)
+            return &command_table[i];
+        if (len >= 2 && strncmp(command_table[i].name, name, len) == 0) {
+            if (match != NULL)
+                return NULL; /* ambiguous */
+            match = &command_table[i];
+        }
+    }
+    return match;
+}
+
+/* Edit distance counting a swap of two neighbours as one edit (optimal
+ * string alignment): "hlep" is one typo away from "help". Names are short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t d[34][34];
+
+    if (la > 32 || lb > 32)
+        return 99;
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+const struct command *command_closest(const char *name)
+{
+    const struct command *best = NULL;
+    size_t best_distance = 99;
+
+    for (size_t i = 0; i < command_count; i++) {
+        size_t d = edit_distance(name, command_table[i].name);
+        if (d < best_distance) {
+            best_distance = d;
+            best = &command_table[i];
+        }
+    }
+    /* Close means: at most a third of the letters wrong (at least 1, at most 3). */
+    size_t allowed = strlen(name) / 3;
+    allowed = allowed < 1 ? 1 : allowed > 3 ? 3 : allowed;
+    return best_distance <= allowed ? best : NULL;
+}
+
+/* Length of the UTF-8 sequence starting at s, or 0 when it is not valid. */
+static size_t utf8_length(const unsigned char *s, size_t left)
+{
+    size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (n == 0 || n > left || s[0] > 0xf4)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+const char *command_line_problem(const char *line, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)line;
+
+    if (len > COMMAND_LINE_MAX)
+        return "the line is too long (more than 4096 bytes)";
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '\0')
+            return "the line contains a NUL byte";
+        if ((s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7f)
+            return "the line contains control characters (binary input?)";
+        if (s[i] >= 0x80) {
+            size_t n = utf8_length(s + i, len - i);
+            if (n == 0)
+                return "the line is not valid text (invalid UTF-8: binary input?)";
+            i += n - 1;
+        }
+    }
+    return NULL;
+}
+
+int command_split(const char *line, char *buf, size_t buflen, char **argv, int max,
+                  const char **error)
+{
+    int argc = 0;
+    char *out = buf;
+    const char *s = line;
+
+    if (strlen(line) + 1 > buflen)
+        return *error = "the line is too long", -1;
+    for (;;) {
+        s += strspn(s, " \t");
+        if (*s == '\0')
+            break;
+        if (argc == max)
+            return *error = "too many words", -1;
+        argv[argc++] = out;
+        while (*s != '\0' && *s != ' ' && *s != '\t') {
+            char quote = *s;
+            if (quote == '\'' || quote == '"') {
+                for (s++; *s != quote; s++) {
+                    if (*s == '\0')
+                        return *error = "a quote is not closed", -1;
+                    if (quote == '"' && *s == '\\' && strchr("\"\\$`", s[1]) && s[1] != '\0')
+                        s++;
+                    *out++ = *s;
+                }
+                s++;
+            } else if (*s == '\\' && s[1] != '\0') {
+                *out++ = s[1];
+                s += 2;
+            } else {
+                *out++ = *s++;
+            }
+        }
+        *out++ = '\0';
+    }
+    argv[argc] = NULL;
+    return argc;
+}
+
+int command_usage(const struct shell *sh, const struct command *cmd)
+{
+    shell_error(sh, "usage: %s   (type `help %s` for more)", cmd->synopsis, cmd->name);
+    return SHELL_ERROR;
+}
+
+int command_usage_of(const struct shell *sh, const char *name)
+{
+    const struct command *cmd = command_find(name);
+    return cmd != NULL ? command_usage(sh, cmd) : SHELL_ERROR;
+}
+
+static int unknown_command(const struct shell *sh, const char *name)
+{
+    const struct command *close = command_closest(name);
+    char shown[40];
+
+    /* Show only a readable, bounded part of what was typed. */
+    snprintf(shown, sizeof shown, "%s", name);
+    if (close != NULL)
+        shell_error(sh, "unknown command '%s': did you mean '%s'? (type help for the list)", shown,
+                    close->name);
+    else
+        shell_error(sh, "unknown command '%s' (type help for the list)", shown);
+    return SHELL_ERROR;
+}
+
+static int dispatch_raw(struct shell *sh, const struct command *cmd, const char *rest)
+{
+    char *argv[3] = {(char *)cmd->name, NULL, NULL};
+    char *copy = strdup(rest);
+    size_t len = copy != NULL ? strlen(copy) : 0;
+
+    while (len > 0 && (copy[len - 1] == ' ' || copy[len - 1] == '\t'))
+        copy[--len] = '\0';
+    if (copy == NULL || len == 0) {
+        free(copy);
+        return command_usage(sh, cmd);
+    }
+    argv[1] = copy;
+    int rc = cmd->handler(sh, 2, argv);
+    free(copy);
+    return rc;
+}
+
+int command_execute(struct shell *sh, const char *line, size_t len)
+{
+    const char *problem = command_line_problem(line, len);
+    char buf[COMMAND_LINE_MAX + 1];
+    char *argv[COMMAND_ARGS_MAX + 1];
+    const char *error = NULL;
+
+    if (problem != NULL) {
+        shell_error(sh, "input refused: %s; type a command, or help", problem);
+        return SHELL_ERROR;
+    }
+    const char *s = line + strspn(line, " \t");
+    if (*s == '\0')
+        return sh->lesson_index >= 0 ? cmd_next(sh, 1, (char *[]){"next", NULL}) : SHELL_OK;
+    if (*s == '#')
+        return SHELL_OK; /* a comment, in scripts */
+    size_t name_len = strcspn(s, " \t");
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(name_len < 63 ? name_len : 63), s);
+    const struct command *cmd = command_find(name);
+    if (cmd == NULL || name_len > 63)
+        return unknown_command(sh, name);
+    if (cmd->flags & COMMAND_RAW)
+        return dispatch_raw(sh, cmd, s + name_len + strspn(s + name_len, " \t"));
+    int argc = command_split(s, buf, sizeof buf, argv, COMMAND_ARGS_MAX, &error);
+    if (argc < 0) {
+        shell_error(sh, "%s: %s", cmd->name, error);
+        return command_usage(sh, cmd);
+    }
+    if (argc - 1 < cmd->min_args || argc - 1 > cmd->max_args)
+        return command_usage(sh, cmd);
+    return cmd->handler(sh, argc, argv);
+}
+
+int cmd_help(struct shell *sh, int argc, char **argv)
+{
+    if (argc == 2) {
+        const struct command *cmd = command_find(argv[1]);
+        if (cmd == NULL)
+            return unknown_command(sh, argv[1]);
+        render_text(&sh->render, RENDER_COMMAND, cmd->synopsis);
+        render_text(&sh->render, RENDER_PLAIN, cmd->help);
+        return SHELL_OK;
+    }
+    render_text(&sh->render, RENDER_HEADING, "Commands (help COMMAND for more):");
+    for (size_t i = 0; i < command_count; i++)
+        render_textf(&sh->render, RENDER_PLAIN, "  %-22s %s", command_table[i].synopsis,
+                     command_table[i].summary);
+    render_text(&sh->render, RENDER_PLAIN,
+                "Enter on an empty line goes to the next step; Tab completes; Ctrl-C stops "
+                "what runs; Ctrl-D leaves.");
+    return SHELL_OK;
+}
+
+int cmd_quit(struct shell *sh, int argc, char **argv)
+{
+    (void)sh;
+    (void)argc;
+    (void)argv;
+    return SHELL_EXIT;
+}
+
+char **command_filter(const char *const *items, size_t count, const char *text)
+{
+    char **list = calloc(count + 1, sizeof *list);
+    size_t n = 0, len = strlen(text);
+
+    for (size_t i = 0; list != NULL && i < count; i++) {
+        if (strncmp(items[i], text, len) != 0)
+            continue;
+        list[n] = strdup(items[i]);
+        if (list[n] != NULL)
+            n++;
+    }
+    return list;
+}
+
+char **complete_commands(struct shell *sh, const char *text, int argi)
+{
+    const char *names[sizeof command_table / sizeof command_table[0]];
+
+    (void)sh;
+    if (argi > 1)
+        return calloc(1, sizeof(char *));
+    for (size_t i = 0; i < command_count; i++)
+        names[i] = command_table[i].name;
+    return command_filter(names, command_count, text);
+}
+
+char **complete_nothing(struct shell *sh, const char *text, int argi)
+{
+    (void)sh;
+    (void)text;
+    (void)argi;
+    return calloc(1, sizeof(char *));
+}
+
+char **command_complete(struct shell *sh, const char *line_before, const char *text)
+{
+    char buf[COMMAND_LINE_MAX + 1];
+    char *argv[COMMAND_ARGS_MAX + 1];
+    const char *error;
+
+    int argc = command_split(line_before, buf, sizeof buf, argv, COMMAND_ARGS_MAX, &error);
+    if (argc < 0)
+        return NULL;
+    if (argc == 0)
+        return complete_commands(sh, text, 1);
+    const struct command *cmd = command_find(argv[0]);
+    if (cmd == NULL)
+        return calloc(1, sizeof(char *));
+    if (cmd->completer == NULL)
+        return NULL;
+    return cmd->completer(sh, text, argc);
+}
+
+void command_write_adoc(FILE *out)
+{
+    fprintf(out, "// Generated by `pidns-tutor --commands-adoc` from the command table in\n"
+                 "// shell/cmd/commands.c (make commands-doc): do not edit by hand.\n"
+                 "= The commands of pidns-tutor\n\n"
+                 "Type them at the `pidns-tutor>` prompt, or one a line on standard input. "
+                 "Enter on an empty line goes to the next step; Tab completes commands, "
+                 "lesson numbers and names, example names and file paths; Ctrl-C stops what "
+                 "runs; Ctrl-D leaves. A command may be shortened to a unique prefix of at "
+                 "least two letters.\n");
+    for (size_t i = 0; i < command_count; i++)
+        fprintf(out, "\n== %s\n\n`%s`: %s.\n\n%s\n", command_table[i].name,
+                command_table[i].synopsis, command_table[i].summary, command_table[i].help);
+}

@@ -1,0 +1,164 @@
+/* doctor.c: --doctor, the pre-flight report. See doctor.h. Every check is
+ * one row in a table: what it looks at, and the fix when it fails.
+ */
+#include "lab/doctor.h"
+#include "lab/lab.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#define PROC_SUPER_MAGIC 0x9fa0
+
+int doctor_kernel_at_least(const char *release, int major, int minor)
+{
+    int ma = 0, mi = 0;
+    if (sscanf(release, "%d.%d", &ma, &mi) != 2)
+        return 0;
+    return ma > major || (ma == major && mi >= minor);
+}
+
+/* The first line of a small file, or "" when it cannot be read. */
+static const char *first_line(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "re");
+    buf[0] = '\0';
+    if (f != NULL) {
+        if (fgets(buf, (int)len, f) == NULL)
+            buf[0] = '\0';
+        fclose(f);
+    }
+    buf[strcspn(buf, "\n")] = '\0';
+    return buf;
+}
+
+static void row(FILE *out, int ok, const char *what, const char *fix)
+{
+    fprintf(out, "%-5s %s\n", ok ? "ok" : "NO", what);
+    if (!ok && fix != NULL)
+        fprintf(out, "      fix: %s\n", fix);
+}
+
+static void check_kernel(FILE *out, int *fatal)
+{
+    struct utsname u;
+    char line[300];
+    static const struct {
+        int major, minor;
+        const char *feature;
+    } features[] = {
+        {3, 8, "PID namespaces with user namespaces (3.8)"},
+        {4, 1, "NSpid in /proc/PID/status: a PID at every level (4.1)"},
+        {4, 9, "NS_GET_PARENT: the namespace tree (4.9)"},
+        {4, 12, "/proc/PID/ns/pid_for_children (4.12)"},
+        {5, 5, "clone3() with set_tid: choosing PIDs (5.5)"},
+    };
+
+    uname(&u);
+    snprintf(line, sizeof line, "kernel %s on %s", u.release, u.machine);
+    row(out, 1, line, NULL);
+    for (size_t i = 0; i < sizeof features / sizeof features[0]; i++) {
+        int ok = doctor_kernel_at_least(u.release, features[i].major, features[i].minor);
+        row(out, ok, features[i].feature, "a newer kernel (the lessons that need it say so)");
+        if (!ok && i == 0)
+            *fatal = 1;
+    }
+}
+
+static void check_privileges(FILE *out)
+{
+    char buf[256], line[320];
+    unsigned long long caps = 0;
+    FILE *f = fopen("/proc/self/status", "re");
+
+    while (f != NULL && fgets(buf, sizeof buf, f) != NULL)
+        if (sscanf(buf, "CapEff: %llx", &caps) == 1)
+            break;
+    if (f != NULL)
+        fclose(f);
+    snprintf(line, sizeof line, "running as uid %d%s%s", (int)getuid(),
+             (caps >> 21) & 1 ? ", with CAP_SYS_ADMIN" : ", without CAP_SYS_ADMIN",
+             getenv("SUDO_UID") != NULL ? " (through sudo)" : "");
+    row(out, 1, line, NULL);
+}
+
+static void check_user_namespaces(FILE *out)
+{
+    char buf[64], line[320];
+
+    first_line("/proc/sys/user/max_user_namespaces", buf, sizeof buf);
+    snprintf(line, sizeof line, "user.max_user_namespaces = %s", buf[0] ? buf : "(unreadable)");
+    row(out, buf[0] == '\0' || atol(buf) > 0, line,
+        "sudo sysctl -w user.max_user_namespaces=15000");
+    if (first_line("/proc/sys/kernel/unprivileged_userns_clone", buf, sizeof buf)[0] != '\0') {
+        snprintf(line, sizeof line, "kernel.unprivileged_userns_clone = %s", buf);
+        row(out, strcmp(buf, "0") != 0, line, "sudo sysctl -w kernel.unprivileged_userns_clone=1");
+    }
+    if (first_line("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", buf, sizeof buf)[0] !=
+        '\0') {
+        snprintf(line, sizeof line, "kernel.apparmor_restrict_unprivileged_userns = %s", buf);
+        row(out, strcmp(buf, "0") == 0 || geteuid() == 0, line,
+            "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (or run with sudo)");
+    } else {
+        row(out, 1, "no AppArmor restriction on user namespaces", NULL);
+    }
+}
+
+static void check_environment(FILE *out, int *fatal)
+{
+    char buf[256];
+    struct statfs fs;
+    const char *container = getenv("container");
+
+    if (access("/.dockerenv", F_OK) == 0)
+        container = "docker";
+    else if (access("/run/.containerenv", F_OK) == 0)
+        container = "podman";
+    if (container != NULL && container[0] != '\0') {
+        snprintf(buf, sizeof buf, "inside a container (%s): it must allow unshare and mount",
+                 container);
+        row(out, 1, buf, NULL);
+    } else {
+        row(out, 1, "not inside a container that says so", NULL);
+    }
+    first_line("/proc/sys/kernel/osrelease", buf, sizeof buf);
+    if (strstr(buf, "microsoft") != NULL || strstr(buf, "Microsoft") != NULL ||
+        strstr(buf, "WSL") != NULL)
+        row(out, strstr(buf, "WSL2") != NULL, "running under WSL",
+            "use WSL 2 (wsl --set-version DISTRO 2): WSL 1 has no namespaces");
+    int proc_ok = statfs("/proc", &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
+    row(out, proc_ok, "procfs mounted at /proc", "sudo mount -t proc proc /proc");
+    if (!proc_ok)
+        *fatal = 1;
+}
+
+int doctor_run(FILE *out, const struct lab_config *config)
+{
+    struct lab_diagnosis d;
+    int fatal = 0;
+
+    fprintf(out, "pidns-tutor --doctor: what this machine offers the lessons\n\n");
+    check_kernel(out, &fatal);
+    check_privileges(out);
+    check_user_namespaces(out);
+    check_environment(out, &fatal);
+    lab_diagnose(config, &d);
+    fprintf(out, "\n");
+    if (d.route == LAB_ROUTE_NONE) {
+        row(out, 0, d.problem, d.fix);
+        fatal = 1;
+    } else {
+        row(out, 1,
+            d.route == LAB_ROUTE_ROOT
+                ? "route: as root, a private mount namespace for the lab"
+                : "route: as an ordinary user, through a user namespace (you are root "
+                  "only inside the lab)",
+            NULL);
+    }
+    fprintf(out, "\n%s\n",
+            fatal ? "The lessons cannot run here: apply the fixes above."
+                  : "The lessons can run here: `pidns-tutor` starts them.");
+    return fatal;
+}

@@ -1,0 +1,219 @@
+/* lab_diagnose.c: which way a lab can open on this system, or what is missing
+ * and the one command that fixes it (see lab_diagnose.h).
+ *
+ * Facts come from /proc; the verdict comes from actually trying: a probe
+ * child goes through the lab's steps (sandbox, PID namespace, the lab's
+ * procfs, then a nested namespace's procfs at /procN as an example would).
+ * The sysctls only explain a failure, they never decide one.
+ */
+#include "lab/lab_diagnose.h"
+#include "lab/sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PROC_MAGIC 0x9fa0 /* PROC_SUPER_MAGIC */
+#define CAP_SYS_ADMIN_BIT 21
+
+const char *lab_probe_step_name(enum lab_probe_step step)
+{
+    static const char *const names[] = {
+        [LAB_PROBE_OK] = "nothing",
+        [LAB_PROBE_USER_NS] = "creating a user namespace",
+        [LAB_PROBE_ID_MAP] = "mapping your user id in the user namespace",
+        [LAB_PROBE_MOUNT_NS] = "creating a mount namespace",
+        [LAB_PROBE_ROOT] = "building the lab's private root",
+        [LAB_PROBE_PID_NS] = "creating a PID namespace",
+        [LAB_PROBE_LAB_PROC] = "mounting the lab's procfs",
+        [LAB_PROBE_NESTED_PROC] = "mounting a procfs for a nested PID namespace",
+        [LAB_PROBE_CRASHED] = "the probe (it ended without a word)",
+    };
+    return step <= LAB_PROBE_CRASHED ? names[step] : "?";
+}
+
+static long read_long(const char *path, long missing)
+{
+    char buf[64];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd == -1)
+        return missing;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return missing;
+    buf[n] = '\0';
+    return strtol(buf, NULL, 10);
+}
+
+static int has_cap_sys_admin(void)
+{
+    char line[256];
+    FILE *f = fopen("/proc/self/status", "re");
+    unsigned long long caps = 0;
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "CapEff: %llx", &caps) == 1)
+            break;
+    fclose(f);
+    return (caps >> CAP_SYS_ADMIN_BIT) & 1;
+}
+
+/* Whether id appears inside one of the ranges of a uid_map or gid_map: the
+ * kernel refuses a new user namespace to a process whose ids are unmapped
+ * (e.g. after a plain `unshare -U`), whatever the sysctls say. */
+static int id_mapped(const char *map, unsigned long id)
+{
+    unsigned long inside, outside, count;
+    int mapped = 0;
+    FILE *f = fopen(map, "re");
+    if (f == NULL)
+        return 1; /* no map to read: assume the usual */
+    while (!mapped && fscanf(f, "%lu %lu %lu", &inside, &outside, &count) == 3)
+        mapped = id >= inside && id - inside < count;
+    fclose(f);
+    return mapped;
+}
+
+void lab_gather_facts(const struct lab_config *config, struct lab_facts *f)
+{
+    struct statfs sfs;
+    memset(f, 0, sizeof *f);
+    f->root = geteuid() == 0;
+    f->forced_user_namespace = config != NULL && config->force_user_namespace;
+    f->proc_mounted = statfs("/proc", &sfs) == 0 && sfs.f_type == PROC_MAGIC;
+    f->kernel_pid_ns = access("/proc/self/ns/pid", F_OK) == 0;
+    f->kernel_user_ns = access("/proc/self/ns/user", F_OK) == 0;
+    f->cap_sys_admin = has_cap_sys_admin();
+    f->max_user_namespaces = read_long("/proc/sys/user/max_user_namespaces", -1);
+    f->unprivileged_userns_clone = (int)read_long("/proc/sys/kernel/unprivileged_userns_clone", -1);
+    f->apparmor_restrict =
+        (int)read_long("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", -1);
+    f->container = access("/.dockerenv", F_OK) == 0 || access("/run/.containerenv", F_OK) == 0 ||
+                   getenv("container") != NULL;
+    f->unmapped_id =
+        !id_mapped("/proc/self/uid_map", geteuid()) || !id_mapped("/proc/self/gid_map", getegid());
+}
+
+static void probe_report(int fd, enum lab_probe_step step, int error)
+{
+    int msg[2] = {(int)step, error};
+    if (write(fd, msg, sizeof msg) != (ssize_t)sizeof msg)
+        _exit(2);
+    _exit(step == LAB_PROBE_OK ? 0 : 1);
+}
+
+static int wait_child(pid_t pid)
+{
+    int status;
+    while (waitpid(pid, &status, 0) == -1)
+        if (errno != EINTR)
+            return -1;
+    return status;
+}
+
+/* In the lab's PID namespace: the keeper's steps, then an example's. */
+static void probe_inside(int fd)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (unshare(CLONE_NEWNS) == -1)
+        probe_report(fd, LAB_PROBE_LAB_PROC, errno);
+    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
+        probe_report(fd, LAB_PROBE_LAB_PROC, errno);
+    if (unshare(CLONE_NEWPID) == -1)
+        probe_report(fd, LAB_PROBE_PID_NS, errno);
+    pid_t pid = fork();
+    if (pid == -1)
+        probe_report(fd, LAB_PROBE_PID_NS, errno);
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (mkdir("/proc2", 0555) == -1 || mount("proc", "/proc2", "proc", 0, NULL) == -1)
+            probe_report(fd, LAB_PROBE_NESTED_PROC, errno);
+        probe_report(fd, LAB_PROBE_OK, 0);
+    }
+    wait_child(pid);
+    _exit(0);
+}
+
+static void probe_main(int fd, int user_namespace)
+{
+    static const enum lab_probe_step from_sandbox[] = {
+        [SANDBOX_STEP_NONE] = LAB_PROBE_ROOT,        [SANDBOX_STEP_OPEN_HOST] = LAB_PROBE_ROOT,
+        [SANDBOX_STEP_USER_NS] = LAB_PROBE_USER_NS,  [SANDBOX_STEP_ID_MAP] = LAB_PROBE_ID_MAP,
+        [SANDBOX_STEP_MOUNT_NS] = LAB_PROBE_MOUNT_NS, [SANDBOX_STEP_BUILD_ROOT] = LAB_PROBE_ROOT,
+    };
+    struct sandbox_info info = {.failed_step = SANDBOX_STEP_NONE};
+    char err[256];
+
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (sandbox_enter(user_namespace ? SANDBOX_FORCE_USER_NAMESPACE : 0, &info, err, sizeof err) ==
+        -1)
+        probe_report(fd, from_sandbox[info.failed_step], errno);
+    if (unshare(CLONE_NEWPID) == -1)
+        probe_report(fd, LAB_PROBE_PID_NS, errno);
+    pid_t pid = fork();
+    if (pid == -1)
+        probe_report(fd, LAB_PROBE_PID_NS, errno);
+    if (pid == 0)
+        probe_inside(fd);
+    wait_child(pid);
+    _exit(0);
+}
+
+void lab_probe_route(int user_namespace, struct lab_probe *out)
+{
+    int pipefd[2], msg[2] = {LAB_PROBE_CRASHED, 0};
+
+    out->tried = 1;
+    out->step = LAB_PROBE_CRASHED;
+    out->error = 0;
+    if (pipe2(pipefd, O_CLOEXEC) == -1) {
+        out->error = errno;
+        return;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(pipefd[0]);
+        probe_main(pipefd[1], user_namespace);
+    }
+    close(pipefd[1]);
+    if (pid != -1) {
+        if (read(pipefd[0], msg, sizeof msg) == (ssize_t)sizeof msg) {
+            out->step = (enum lab_probe_step)msg[0];
+            out->error = msg[1];
+        }
+        wait_child(pid);
+    } else {
+        out->error = errno;
+    }
+    close(pipefd[0]);
+}
+
+void lab_diagnose(const struct lab_config *config, struct lab_diagnosis *out)
+{
+    struct lab_facts facts;
+    lab_gather_facts(config, &facts);
+    if (facts.proc_mounted && facts.kernel_pid_ns) {
+        if (facts.root && !facts.forced_user_namespace) {
+            lab_probe_route(0, &facts.root_probe);
+            /* root without CAP_SYS_ADMIN (a container) may still have user namespaces */
+            if (facts.root_probe.step == LAB_PROBE_MOUNT_NS)
+                lab_probe_route(1, &facts.user_probe);
+        } else {
+            lab_probe_route(1, &facts.user_probe);
+        }
+    }
+    lab_explain(&facts, out);
+}

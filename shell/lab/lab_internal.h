@@ -1,0 +1,115 @@
+/* lab_internal.h: what the lab_*.c files share, and what the lab's tests
+ * look at. Not for the rest of the shell: it uses lab.h.
+ *
+ * Processes of a lab (PIDs in the shell's namespace unless said otherwise):
+ *   shell ─┬─ keeper   PID 1 of the lab namespace; own mount namespace with
+ *          │           the lab's procfs at /proc; reaps orphans
+ *          ├─ runner   one per command: joins the keeper's mount namespace,
+ *          │   │       is a child subreaper, so everything the command starts
+ *          │   │       stays below it; kills all of it when the command ends
+ *          │   └─ /bin/sh -c COMMAND (and whatever it starts)
+ *          └─ sweeper  lab_cleanup(): kills, unmounts, removes, reports
+ */
+#ifndef PIDNS_TUTOR_LAB_INTERNAL_H
+#define PIDNS_TUTOR_LAB_INTERNAL_H
+
+#include "lab/lab.h"
+
+#include <limits.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/types.h>
+
+#define LAB_ERROR_MAX 512
+
+struct lab_job_slot {
+    struct lab_job job; /* job.command points at command */
+    pid_t runner;       /* the runner's PID (in the shell's namespace) */
+    char *command;
+};
+
+struct lab {
+    enum lab_route route;
+    pid_t keeper;         /* in the shell's namespace */
+    int keeper_mnt_fd;    /* the keeper's mount namespace: commands join it */
+    int lab_pidns_fd;     /* the lab's PID namespace (for the verdict) */
+    int own_pidns_fd;     /* ours, to return to at close when allowed */
+    ino_t keeper_mnt_ino; /* the keeper's mount namespace, for the verdict */
+    int lab_proc_fd;      /* the keeper's procfs of the lab namespace, opened at open:
+                             right even if a command mounts something over /proc */
+    int host_mountinfo_fd;
+    int host_root_fd;
+    char *host_mounts_at_open; /* normalised host mount table */
+    char *host_root_at_open;   /* sorted names in the host's / */
+    unsigned *baseline_mounts; /* mount ids of the keeper's namespace at open */
+    size_t baseline_mount_count;
+    char *baseline_root; /* sorted names in the lab's / at open, one a line */
+    char *cwd;           /* where commands start */
+    char *path_env;      /* "PATH=<examples_dir>:..." */
+    double settle_seconds;
+    struct lab_job_slot *jobs;
+    size_t job_count, job_capacity;
+    struct lab_job *job_view; /* what lab_jobs() hands out */
+    int next_job_id;
+    char nsenter[128];
+    char path_buf[PATH_MAX + 64];
+    char error[LAB_ERROR_MAX];
+};
+
+/* lab.c */
+int lab_set_error(struct lab *lab, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void lab_close_fds_from(int first);
+void lab_close_fds_except(const int *keep, size_t count);
+void lab_reset_signals(void);
+/* "PPid:" and the last "NSpid:" of a /proc/PID/status text; 0 or -1. */
+int lab_parse_ppid_nspid(const char *status, pid_t *ppid, pid_t *last_nspid);
+/* Host PID of the child of `parent` (host PID) whose PID in the lab is
+ * lab_pid; 0 when not found. */
+pid_t lab_host_pid_of(pid_t parent, pid_t lab_pid);
+/* Reaps the shell's children that died in the lab (zombies block the
+ * keeper's exit and linger in the lab's /proc). */
+void lab_reap_dead_children(const struct lab *lab);
+/* Opens the lab's /proc directory (a new fd from lab_proc_fd). */
+DIR *lab_open_proc_dir(const struct lab *lab);
+/* Reads a whole file (at most max bytes) into a malloc'd string. */
+char *lab_read_file(int dirfd, const char *path, size_t max);
+char *lab_read_fd(int fd, size_t max);
+
+/* lab_run.c */
+struct lab_runner_spec {
+    const char *command_line;
+    int use_tty;         /* stdin is our terminal: give it to the command */
+    int out_fd, err_fd;  /* the command's stdout/stderr (if pump_to_fd < 0) */
+    int pump_to_fd;      /* >= 0: the runner copies the output here and says
+                            when the command has settled (lab_start) */
+    int c_locale;        /* LC_ALL=C */
+};
+int lab_job_reap(struct lab *lab, struct lab_job_slot *slot, int block);
+
+/* lab_runner.c */
+/* What a runner tells the shell on its status pipe. */
+struct lab_runner_message {
+    char kind; /* 'P' command started (value: its PID in the lab), 'S' settled,
+                  'E' the runner could not start it (value: errno) */
+    int value;
+};
+
+/* The runner's life, in the child the shell forked: never returns. */
+void lab_runner_main(const struct lab *lab, const struct lab_runner_spec *spec, int status_fd,
+                     int go_fd) __attribute__((noreturn));
+
+/* lab_sweep.c */
+/* Kills every process of the lab except the keeper, unmounts what was
+ * mounted since open, removes what was made in its root. Writes one line per
+ * thing removed to report. Returns the count, -1 on error. */
+int lab_sweep(struct lab *lab, FILE *report);
+/* Processes on the host that are still in the lab's PID namespace (or one
+ * below it) or in the keeper's mount namespace: writes one line each to
+ * report (may be NULL) and returns the count. */
+int lab_find_survivors(struct lab *lab, FILE *report);
+/* Compares the host's mount table and / with the snapshot taken at open. */
+int lab_host_differences(struct lab *lab, FILE *report);
+char *lab_host_mount_table(int mountinfo_fd);
+char *lab_dir_listing(int dirfd);
+
+#endif

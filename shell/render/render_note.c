@@ -1,0 +1,63 @@
+/* render_note.c: the short annotations that relate the values a learner has
+ * just seen ("27656 is the child's PID in your namespace; in its own it is
+ * 1."). Pure: each returns a malloc'd sentence (NULL when out of memory) that
+ * the shell prints with render_text(..., RENDER_NOTE, ...).
+ */
+#include "render/render.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+char *render_note_clone_pid(pid_t pid_in_parent, pid_t pid_in_child)
+{
+    char *note;
+    int n;
+    if (pid_in_parent == pid_in_child)
+        n = asprintf(&note,
+                     "%d is the child's PID in your namespace, and the child sees the same "
+                     "number for itself.",
+                     (int)pid_in_parent);
+    else
+        n = asprintf(&note, "%d is the child's PID in your namespace; in its own it is %d.",
+                     (int)pid_in_parent, (int)pid_in_child);
+    return n == -1 ? NULL : note;
+}
+
+/* One clause per level: "27660 in your namespace", "3 at level 2", "1 in its
+ * own (level 5)". */
+static void print_level(FILE *out, const pid_t *nspid, int count, int level)
+{
+    if (level == 0)
+        fprintf(out, "%d in your namespace", (int)nspid[0]);
+    else if (level == count - 1)
+        fprintf(out, "%d in its own (level %d)", (int)nspid[level], level);
+    else
+        fprintf(out, "%d at level %d", (int)nspid[level], level);
+}
+
+char *render_note_nspid(const char *name, const pid_t *nspid, int count)
+{
+    char *note = NULL;
+    size_t size;
+    FILE *out = count > 0 ? open_memstream(&note, &size) : NULL;
+    if (out == NULL)
+        return NULL;
+    if (count == 1) {
+        fprintf(out, "%s has one PID, %d: it lives in the namespace you are looking from.", name,
+                (int)nspid[0]);
+    } else {
+        fprintf(out, "%s has %d PIDs, one in each namespace from yours down to its own: ", name,
+                count);
+        for (int level = 0; level < count; level++) {
+            if (level > 0)
+                fputs(level == count - 1 ? " and " : ", ", out);
+            print_level(out, nspid, count, level);
+        }
+        fputc('.', out);
+    }
+    if (fclose(out) != 0) {
+        free(note);
+        return NULL;
+    }
+    return note;
+}

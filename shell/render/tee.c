@@ -1,0 +1,298 @@
+/* tee.c: live, highlighted, captured output of the commands run in the lab.
+ * See tee.h.
+ */
+#include "render/tee.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TEE_CAPTURE_MAX (1u << 20)
+#define TEE_LINE_MAX 8192
+#define TEE_RELAYS_MAX 64
+
+struct tee {
+    pid_t pid;
+    int data_w;    /* the command writes here */
+    int control_w; /* the shell asks for the copy: one byte, or closing it */
+    int capture_r; /* the relay sends the copy back */
+};
+
+/* The relay's own state (in the relay process only). */
+struct relay {
+    const struct render *render;
+    char *capture;
+    size_t capture_len;
+    char line[TEE_LINE_MAX + 1];
+    size_t line_len;
+};
+
+static pid_t relays[TEE_RELAYS_MAX]; /* started, not yet reaped */
+
+static void write_all(int fd, const char *s, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, s, len);
+        if (n <= 0 && errno != EINTR)
+            return;
+        if (n > 0) {
+            s += n;
+            len -= (size_t)n;
+        }
+    }
+}
+
+/* Shows one piece of a line (a whole line, or what there is when output
+ * pauses mid-line) highlighted. */
+static void show(const struct render *r, const char *text, size_t len)
+{
+    char *copy = strndup(text, len);
+    char *lit = copy != NULL ? render_highlight(r, copy) : NULL;
+
+    write_all(STDOUT_FILENO, lit != NULL ? lit : text, lit != NULL ? strlen(lit) : len);
+    free(lit);
+    free(copy);
+}
+
+static void take(struct relay *t, const char *data, size_t len)
+{
+    size_t keep = t->capture_len + len > TEE_CAPTURE_MAX ? TEE_CAPTURE_MAX - t->capture_len : len;
+    char *more = realloc(t->capture, t->capture_len + keep + 1);
+    if (more != NULL) {
+        t->capture = more;
+        memcpy(t->capture + t->capture_len, data, keep);
+        t->capture_len += keep;
+        t->capture[t->capture_len] = '\0';
+    }
+    for (size_t i = 0; i < len; i++) {
+        t->line[t->line_len++] = data[i];
+        if (data[i] == '\n' || t->line_len == TEE_LINE_MAX) {
+            show(t->render, t->line, t->line_len);
+            t->line_len = 0;
+        }
+    }
+}
+
+static void flush_partial(struct relay *t)
+{
+    if (t->line_len > 0)
+        show(t->render, t->line, t->line_len);
+    t->line_len = 0;
+}
+
+/* Reads what data has now; returns 0 at end of file. */
+static int drain(struct relay *t, int data)
+{
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(data, buf, sizeof buf);
+        if (n > 0) {
+            take(t, buf, (size_t)n);
+            continue;
+        }
+        if (n == -1 && errno == EINTR)
+            continue;
+        return n == 0 ? 0 : 1; /* EAGAIN: the writer is still there */
+    }
+}
+
+/* The relay: copy until end of file; when asked, send the copy back. */
+static void relay_main(const struct render *r, int data, int control, int capture)
+{
+    struct relay t = {.render = r};
+    int open_data = 1;
+
+    fcntl(data, F_SETFL, O_NONBLOCK);
+    while (open_data || control != -1) {
+        struct pollfd fds[2] = {{open_data ? data : -1, POLLIN, 0}, {control, POLLIN, 0}};
+        if (poll(fds, 2, t.line_len > 0 ? 50 : -1) == 0)
+            flush_partial(&t);
+        if (open_data && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
+            open_data = drain(&t, data);
+        if (control != -1 && fds[1].revents != 0) {
+            if (open_data)
+                open_data = drain(&t, data);
+            flush_partial(&t);
+            write_all(capture, t.capture != NULL ? t.capture : "", t.capture_len);
+            close(capture);
+            close(control);
+            control = -1;
+        }
+    }
+    flush_partial(&t);
+    _exit(0);
+}
+
+/* The relay keeps only its own pipes, stdout and stderr: a stray copy of
+ * one of the lab's pipes would keep it from seeing an end of file. */
+static void close_other_fds(int a, int b, int c)
+{
+    int keep[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) /* sort the three */
+        for (int j = i + 1; j < 3; j++)
+            if (keep[j] < keep[i]) {
+                int x = keep[i];
+                keep[i] = keep[j];
+                keep[j] = x;
+            }
+    unsigned from = 3;
+    for (int i = 0; i < 3; i++) {
+        if ((unsigned)keep[i] > from)
+            close_range(from, (unsigned)keep[i] - 1, 0);
+        from = (unsigned)keep[i] + 1;
+    }
+    close_range(from, ~0U, 0);
+}
+
+/* A free slot for a relay, or -1: every relay must be known, to be reaped. */
+static int free_slot(void)
+{
+    tee_reap(0);
+    for (int i = 0; i < TEE_RELAYS_MAX; i++)
+        if (relays[i] == 0)
+            return i;
+    return -1;
+}
+
+struct tee *tee_start(const struct render *r)
+{
+    int data[2], control[2], capture[2];
+    int slot = free_slot();
+    struct tee *t = slot >= 0 ? calloc(1, sizeof *t) : NULL;
+
+    if (t == NULL)
+        return NULL;
+    if (pipe2(data, O_CLOEXEC) == -1) {
+        free(t);
+        return NULL;
+    }
+    if (pipe2(control, O_CLOEXEC) == -1) {
+        close(data[0]), close(data[1]), free(t);
+        return NULL;
+    }
+    if (pipe2(capture, O_CLOEXEC) == -1) {
+        close(data[0]), close(data[1]), close(control[0]), close(control[1]), free(t);
+        return NULL;
+    }
+    fflush(NULL);
+    t->pid = fork();
+    if (t->pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        prctl(PR_SET_NAME, "tutor-output");
+        signal(SIGINT, SIG_IGN); /* Ctrl-C is for the command, not for its output */
+        signal(SIGPIPE, SIG_DFL);
+        close_other_fds(data[0], control[0], capture[1]);
+        free(t); /* the shell's handle: the relay has its own state */
+        relay_main(r, data[0], control[0], capture[1]);
+    }
+    close(data[0]);
+    close(control[0]);
+    close(capture[1]);
+    t->data_w = data[1];
+    t->control_w = control[1];
+    t->capture_r = capture[0];
+    if (t->pid == -1) {
+        close(t->data_w), close(t->control_w), close(t->capture_r), free(t);
+        return NULL;
+    }
+    relays[slot] = t->pid;
+    return t;
+}
+
+int tee_fd(const struct tee *t)
+{
+    return t->data_w;
+}
+
+/* Waits up to ms for one relay to end, and forgets it. The relay is
+ * usually a few microseconds from its exit when this is called: the pauses
+ * start at 50 us and double up to 5 ms (a fixed 5 ms pause cost every
+ * guided step about that much). */
+static void reap_one(pid_t pid, int ms)
+{
+    long pause_us = 50, waited_us = 0;
+    for (;;) {
+        pid_t r = waitpid(pid, NULL, WNOHANG);
+        if (r == pid || (r == -1 && errno != EINTR)) {
+            for (size_t i = 0; i < TEE_RELAYS_MAX; i++)
+                if (relays[i] == pid)
+                    relays[i] = 0;
+            return;
+        }
+        if (waited_us > ms * 1000L)
+            return;
+        nanosleep(&(struct timespec){0, pause_us * 1000}, NULL);
+        waited_us += pause_us;
+        pause_us = pause_us < 5000 ? pause_us * 2 : 5000;
+    }
+}
+
+char *tee_finish(struct tee *t, int ended)
+{
+    char *text = NULL, buf[8192];
+    size_t len = 0;
+    ssize_t n;
+
+    close(t->data_w);
+    write_all(t->control_w, "c", 1);
+    close(t->control_w);
+    while ((n = read(t->capture_r, buf, sizeof buf)) != 0) {
+        if (n == -1 && errno == EINTR)
+            continue;
+        if (n == -1)
+            break;
+        char *more = realloc(text, len + (size_t)n + 1);
+        if (more == NULL)
+            break;
+        text = more;
+        memcpy(text + len, buf, (size_t)n);
+        len += (size_t)n;
+    }
+    close(t->capture_r);
+    if (ended)
+        reap_one(t->pid, 200);
+    free(t);
+    if (text == NULL)
+        return strdup("");
+    text[len] = '\0';
+    return text;
+}
+
+int tee_reap(int wait_ms)
+{
+    struct timespec pause = {0, 20 * 1000000L};
+    for (int waited = 0;; waited += 20) {
+        int left = 0;
+        for (size_t i = 0; i < TEE_RELAYS_MAX; i++) {
+            if (relays[i] == 0)
+                continue;
+            pid_t r = waitpid(relays[i], NULL, WNOHANG);
+            if (r == relays[i] || (r == -1 && errno == ECHILD))
+                relays[i] = 0;
+            else
+                left++;
+        }
+        if (left == 0 || waited >= wait_ms)
+            return left;
+        nanosleep(&pause, NULL);
+    }
+}
+
+void tee_stop_all(void)
+{
+    for (size_t i = 0; i < TEE_RELAYS_MAX; i++) {
+        if (relays[i] == 0)
+            continue;
+        kill(relays[i], SIGKILL);
+        while (waitpid(relays[i], NULL, 0) == -1 && errno == EINTR)
+            ;
+        relays[i] = 0;
+    }
+}

@@ -1,0 +1,69 @@
+/* shell.h: the state one session of the guided shell shares between its
+ * modules (command handlers, the step runner, the line editor), and the one
+ * function every shell message goes through.
+ */
+#ifndef PIDNS_TUTOR_SHELL_H
+#define PIDNS_TUTOR_SHELL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tutor/progress.h"
+#include "render/render.h"
+
+struct lab;
+struct lesson;
+
+/* What a command handler returns. */
+enum shell_result { SHELL_OK = 0, SHELL_ERROR = 1, SHELL_EXIT = 2 };
+
+/* Where the shell finds what it needs (see shell_find_dirs). */
+struct shell_dirs {
+    char lessons[4200];     /* lessons/NN-name.adoc */
+    char examples[4200];    /* built example programs */
+    char example_src[4200]; /* examples/NAME.c, for `source` */
+};
+
+struct shell {
+    const char *program;  /* "pidns-tutor", the prefix of error messages */
+    struct render render; /* stdout */
+    int colour_err;       /* colour on stderr */
+    int interactive;      /* stdin (and stdout) are a terminal */
+    int auto_mode;        /* --auto: predictions and quizzes answer themselves */
+    struct shell_dirs dirs;
+    struct lab *lab; /* NULL when no lab is open (unit tests, --help) */
+    struct lesson *lessons;
+    size_t lesson_count;
+    int lesson_index;    /* current lesson, -1 when none */
+    int step_index;      /* current step of it */
+    int lesson_finished; /* the current lesson's last step was passed */
+    int hint_counter;    /* `hint` asked again: the next applicable hint */
+    struct progress progress;
+    /* Reads a line the learner types in answer to a question (predict,
+     * quiz, confirmation); NULL at end of input. Set by main. */
+    char *(*ask)(struct shell *sh, const char *prompt);
+};
+
+/* "pidns-tutor: what failed: why" on stderr, one line. */
+void shell_error(const struct shell *sh, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* A warning: the same shape, "pidns-tutor: warning: ...". */
+void shell_warn(const struct shell *sh, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Sets dirs from the running binary's place (/proc/self/exe): next to a
+ * build (build/pidns-tutor, build/examples, SRC/lessons, SRC/examples), or
+ * as installed (PIDNS_TUTOR_DATADIR, PIDNS_TUTOR_LIBEXECDIR). lessons_dir,
+ * when not NULL, replaces the lessons directory (--lessons DIR). */
+void shell_find_dirs(struct shell_dirs *dirs, const char *exe, const char *lessons_dir);
+
+/* The names of the built examples (sorted, NULL-terminated, malloc'd; free
+ * with shell_free_list). Never NULL. */
+char **shell_example_names(const struct shell *sh);
+void shell_free_list(char **list);
+
+/* Set by the SIGINT handler while no command of the lab runs: the step
+ * runner stops at the next block. */
+extern volatile int shell_interrupted;
+void shell_install_signals(void);
+
+#endif

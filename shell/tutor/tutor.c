@@ -1,0 +1,379 @@
+/* tutor.c: the guided flow of a lesson step, and --auto. See tutor.h. */
+#include "tutor/tutor.h"
+#include "render/annotate.h"
+#include "lab/lab.h"
+#include "lesson/lesson.h"
+#include "procfs/procfs.h"
+#include "render/tee.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void tutor_prompt(const struct shell *sh, char *buf, size_t len)
+{
+    if (sh->lesson_index < 0 || sh->lessons == NULL) {
+        snprintf(buf, len, "pidns-tutor> ");
+        return;
+    }
+    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    if (sh->lesson_finished)
+        snprintf(buf, len, "pidns-tutor (%d:done)> ", l->number);
+    else
+        snprintf(buf, len, "pidns-tutor (%d:%d/%zu)> ", l->number, sh->step_index + 1,
+                 l->step_count);
+}
+
+/* The id without its leading "NN-". */
+static const char *lesson_name(const struct lesson *l)
+{
+    const char *dash = strchr(l->id, '-');
+    return dash != NULL ? dash + 1 : l->id;
+}
+
+int tutor_find_lesson(const struct shell *sh, const char *what)
+{
+    char *end;
+    long number = strtol(what, &end, 10);
+    int found = -1;
+    size_t len = strlen(what);
+
+    if (*what == '\0')
+        return -1;
+    for (size_t i = 0; i < sh->lesson_count; i++) {
+        const struct lesson *l = &sh->lessons[i];
+        if ((*end == '\0' && l->number == number) || strcmp(l->id, what) == 0 ||
+            strcmp(lesson_name(l), what) == 0)
+            return (int)i;
+    }
+    for (size_t i = 0; i < sh->lesson_count; i++) {
+        const struct lesson *l = &sh->lessons[i];
+        if (strncmp(l->id, what, len) == 0 || strncmp(lesson_name(l), what, len) == 0) {
+            if (found != -1)
+                return -1; /* ambiguous */
+            found = (int)i;
+        }
+    }
+    return found;
+}
+
+static void record(struct shell *sh)
+{
+    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    struct progress_entry *e = progress_entry(&sh->progress, l->id);
+
+    if (e != NULL && !sh->auto_mode) {
+        e->step = sh->step_index;
+        snprintf(sh->progress.current, sizeof sh->progress.current, "%s", l->id);
+        progress_save(&sh->progress, stderr);
+    }
+}
+
+void tutor_enter(struct shell *sh, int index, int step)
+{
+    sh->lesson_index = index;
+    sh->step_index = step;
+    sh->lesson_finished = 0;
+    sh->hint_counter = 0;
+}
+
+/* Index of a step's exercise, or its block count when it has none. */
+static size_t exercise_index(const struct lesson_step *step)
+{
+    size_t i = 0;
+    while (i < step->block_count && step->blocks[i].type != LESSON_EXERCISE)
+        i++;
+    return i;
+}
+
+const struct lesson_block *tutor_current_exercise(const struct shell *sh)
+{
+    if (sh->lesson_index < 0 || sh->lesson_finished)
+        return NULL;
+    const struct lesson_step *step = &sh->lessons[sh->lesson_index].steps[sh->step_index];
+    size_t i = exercise_index(step);
+    return i < step->block_count ? &step->blocks[i] : NULL;
+}
+
+static void annotate(struct shell *sh, const char *output)
+{
+    struct procfs_tree tree;
+
+    if (output[0] == '\0' || procfs_read_tree(lab_path(sh->lab, "/proc"), &tree) == -1)
+        return;
+    char *notes = annotate_output(output, &tree, 4);
+    procfs_tree_free(&tree);
+    for (char *line = notes, *next; line != NULL && *line != '\0'; line = next) {
+        next = strchr(line, '\n');
+        if (next != NULL)
+            *next++ = '\0';
+        render_text(&sh->render, RENDER_NOTE, line);
+    }
+    free(notes);
+}
+
+/* lab_start for what may keep running, lab_run otherwise; output teed. */
+static int run_teed(struct shell *sh, const char *command, int background, char **output)
+{
+    struct tee *t = tee_start(&sh->render);
+    int status = -1, job = 0;
+
+    if (t == NULL) {
+        shell_error(sh, "cannot capture the output of '%s': out of resources", command);
+        return -1;
+    }
+    shell_interrupted = 0;
+    if (!background) {
+        status = lab_run(sh->lab, command, tee_fd(t), tee_fd(t));
+        *output = tee_finish(t, 1);
+        return status;
+    }
+    int rc = lab_start(sh->lab, command, tee_fd(t), &status, &job);
+    *output = tee_finish(t, rc != 1);
+    if (rc == 1) {
+        render_textf(&sh->render, RENDER_NOTE,
+                     "(it keeps running in the background as job %d: `status` lists it, "
+                     "`cleanup` stops it)",
+                     job);
+        return 0;
+    }
+    return rc == 0 ? status : -1;
+}
+
+int tutor_run_command(struct shell *sh, const char *command, int background, char **output)
+{
+    char *out = NULL;
+
+    render_command(&sh->render, "#", command);
+    if (sh->lab == NULL) {
+        shell_error(sh, "the lab is not open: '%s' was not run", command);
+        return -1;
+    }
+    int status = run_teed(sh, command, background, &out);
+    if (status == 130 || shell_interrupted) {
+        render_text(&sh->render, RENDER_BAD, "(stopped by Ctrl-C)");
+        status = 130;
+    } else if (status == -1) {
+        shell_error(sh, "could not run '%s' in the lab", command);
+    } else if (out != NULL) {
+        annotate(sh, out);
+    }
+    if (output != NULL)
+        *output = out;
+    else
+        free(out);
+    return status;
+}
+
+static void ask_prediction(struct shell *sh, const struct lesson_block *b)
+{
+    char *given = NULL;
+
+    render_textf(&sh->render, RENDER_HEADING, "Predict: %s", b->text);
+    if (sh->auto_mode || !sh->interactive || sh->ask == NULL) {
+        render_textf(&sh->render, RENDER_NOTE, "(expected answer: %s)", b->answer);
+        return;
+    }
+    given = sh->ask(sh, "your prediction> ");
+    if (shell_interrupted)
+        return;
+    if (given == NULL || given[0] == '\0')
+        render_textf(&sh->render, RENDER_NOTE,
+                     "No guess? The lesson expects: %s. Watch:", b->answer);
+    else if (lesson_answer_matches(b->answer, given))
+        render_text(&sh->render, RENDER_GOOD, "Right. Let's see it happen:");
+    else
+        render_textf(&sh->render, RENDER_NOTE,
+                     "Not what the lesson expects (%s). Watch the output to see why:", b->answer);
+    free(given);
+}
+
+/* Reads a choice number; 0 when the learner gives up (Enter, end of input). */
+static size_t ask_choice(struct shell *sh, size_t count)
+{
+    for (;;) {
+        char *given = sh->ask(sh, "your answer (number)> ");
+        if (given == NULL || given[0] == '\0') {
+            free(given);
+            return 0;
+        }
+        char *end;
+        long n = strtol(given, &end, 10);
+        int ok = *end == '\0' && n >= 1 && (size_t)n <= count;
+        free(given);
+        if (ok)
+            return (size_t)n;
+        render_textf(&sh->render, RENDER_NOTE,
+                     "Type a number from 1 to %zu (Enter shows the answer; "
+                     "Ctrl-C leaves the step).",
+                     count);
+    }
+}
+
+static void ask_quiz(struct shell *sh, const struct lesson_block *b)
+{
+    size_t correct = 0;
+
+    render_textf(&sh->render, RENDER_HEADING, "Quiz: %s", b->text);
+    for (size_t i = 0; i < b->choice_count; i++) {
+        render_textf(&sh->render, RENDER_PLAIN, "  %zu) %s", i + 1, b->choices[i].text);
+        if (b->choices[i].correct && correct == 0)
+            correct = i + 1;
+    }
+    int asking = !sh->auto_mode && sh->interactive && sh->ask != NULL;
+    for (;;) {
+        size_t n = asking ? ask_choice(sh, b->choice_count) : correct;
+        if (shell_interrupted)
+            return;
+        if (n == 0 || n == correct || !asking) {
+            n = correct;
+            render_textf(&sh->render, RENDER_GOOD, "Answer %zu is right.", n);
+        } else {
+            render_textf(&sh->render, RENDER_BAD, "Not %zu.", n);
+        }
+        const char *why = n > 0 ? b->choices[n - 1].explanation : NULL;
+        if (why != NULL)
+            render_text(&sh->render, RENDER_NOTE, why);
+        if (n == correct)
+            return;
+    }
+}
+
+static void show_exercise(struct shell *sh, const struct lesson_block *b)
+{
+    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    struct progress_entry *e = progress_get(&sh->progress, l->id);
+
+    render_textf(&sh->render, RENDER_HEADING, "Exercise: %s", b->text);
+    if (e != NULL && sh->step_index < 64 && (e->checked & (1ul << sh->step_index)))
+        render_text(&sh->render, RENDER_NOTE,
+                    "(you have done this one already: `check` "
+                    "again to see it pass)");
+    else if (!sh->auto_mode)
+        render_text(&sh->render, RENDER_NOTE,
+                    "Do it with `sh ...` or `run ...`, then type `check`; `hint` helps.");
+}
+
+/* Shows one block; returns 1 when the step should count as failed, 2 when
+ * it was interrupted. last_output holds the output of the last RUN. */
+static int show_block(struct shell *sh, const struct lesson_block *b,
+                      const struct lesson_block *next, char **last_output)
+{
+    int status;
+
+    switch (b->type) {
+    case LESSON_TEXT:
+        render_text(&sh->render, RENDER_PLAIN, b->text);
+        return 0;
+    case LESSON_CODE:
+        render_textf(
+            &sh->render, RENDER_NOTE, "%s%s%s:", b->source_path != NULL ? b->source_path : "code",
+            b->source_tag != NULL ? ", part " : "", b->source_tag != NULL ? b->source_tag : "");
+        render_code(&sh->render, b->text, b->first_line > 0 ? b->first_line : 1);
+        return 0;
+    case LESSON_RUN:
+        free(*last_output);
+        *last_output = NULL;
+        status = tutor_run_command(sh, b->text, b->background, last_output);
+        if (status == 130)
+            return 2;
+        if (status != 0 && (next == NULL || next->type != LESSON_EXPECT)) {
+            render_textf(&sh->render, RENDER_BAD, "(the command failed: exit status %d)", status);
+            return 1;
+        }
+        return 0;
+    case LESSON_EXPECT:
+        if (*last_output != NULL && lesson_block_output_matches(b, *last_output))
+            return 0;
+        render_text(&sh->render, RENDER_BAD,
+                    "This output is not what the lesson expected, "
+                    "which was:");
+        render_text(&sh->render, RENDER_OUTPUT, b->text);
+        return 1;
+    case LESSON_PREDICT:
+        ask_prediction(sh, b);
+        return 0;
+    case LESSON_EXERCISE:
+        show_exercise(sh, b);
+        return 0;
+    case LESSON_QUIZ:
+        ask_quiz(sh, b);
+        return 0;
+    }
+    return 0;
+}
+
+/* Shows blocks [from, to) of the current step; returns 1 if one failed or
+ * the learner stopped it. */
+static int show_blocks(struct shell *sh, size_t from, size_t to)
+{
+    const struct lesson_step *step = &sh->lessons[sh->lesson_index].steps[sh->step_index];
+    char *last_output = NULL;
+    int failed = 0;
+
+    shell_interrupted = 0;
+    for (size_t i = from; i < to; i++) {
+        const struct lesson_block *next = i + 1 < step->block_count ? &step->blocks[i + 1] : NULL;
+        if (step->blocks[i].type != LESSON_EXPECT)
+            fputc('\n', sh->render.out); /* blocks read as paragraphs */
+        int rc = show_block(sh, &step->blocks[i], next, &last_output);
+        if (rc == 2 || shell_interrupted) {
+            render_text(&sh->render, RENDER_NOTE, "Step stopped. `again` runs it again.");
+            failed = 1;
+            break;
+        }
+        failed |= rc;
+    }
+    free(last_output);
+    return failed;
+}
+
+/* A step shows its blocks up to its exercise, if it has one; what follows
+ * the exercise talks about its result, so it waits for a passing check
+ * (tutor_show_debrief). */
+int tutor_show_step(struct shell *sh)
+{
+    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    const struct lesson_step *step = &l->steps[sh->step_index];
+    size_t exercise = exercise_index(step);
+
+    record(sh);
+    fputc('\n', sh->render.out);
+    render_textf(&sh->render, RENDER_HEADING, "Lesson %d, step %d of %zu: %s", l->number,
+                 sh->step_index + 1, l->step_count, step->title != NULL ? step->title : "");
+    int failed = show_blocks(sh, 0, exercise < step->block_count ? exercise + 1 : exercise);
+    if (!failed && sh->interactive && !sh->auto_mode && tutor_current_exercise(sh) == NULL)
+        render_text(&sh->render, RENDER_NOTE,
+                    sh->step_index + 1 < (int)l->step_count
+                        ? "(Enter: next step.  again: run this step again.  help: commands)"
+                        : "(Enter: finish the lesson.)");
+    return failed ? SHELL_ERROR : SHELL_OK;
+}
+
+int tutor_show_debrief(struct shell *sh)
+{
+    const struct lesson_step *step = &sh->lessons[sh->lesson_index].steps[sh->step_index];
+    size_t exercise = exercise_index(step);
+    if (exercise + 1 >= step->block_count)
+        return SHELL_OK;
+    return show_blocks(sh, exercise + 1, step->block_count) ? SHELL_ERROR : SHELL_OK;
+}
+
+int tutor_check(struct shell *sh, const struct lesson_block *exercise)
+{
+    char *out = NULL;
+
+    if (sh->lab == NULL || exercise->check == NULL)
+        return -1;
+    int status = lab_capture(sh->lab, exercise->check, &out);
+    free(out);
+    return status == 0 ? 1 : status > 0 ? 0 : -1;
+}
+
+void tutor_show_solution(struct shell *sh, const struct lesson_block *exercise)
+{
+    if (exercise->solution == NULL)
+        return;
+    render_text(&sh->render, RENDER_NOTE, "A worked solution:");
+    render_text(&sh->render, RENDER_COMMAND, exercise->solution);
+}

@@ -1,0 +1,56 @@
+/* tutor.h: the guided flow of a lesson step, and --auto.
+ *
+ * A step is shown block by block: the explanation, code from the examples,
+ * "predict, then run" questions, each command as the learner would type it
+ * with its live output from the lab, the values in it highlighted and
+ * related by a short note, what the output should have been when it
+ * differs, exercises (`check`, `hint`) and quiz questions.
+ */
+#ifndef PIDNS_TUTOR_TUTOR_H
+#define PIDNS_TUTOR_TUTOR_H
+
+#include <stddef.h>
+
+#include "tutor/shell.h"
+
+struct lesson;
+struct lesson_block;
+
+/* Shows the current step (sh->lesson_index, sh->step_index) and records it
+ * in the progress file. Returns SHELL_OK, or SHELL_ERROR when a command
+ * failed, an output differed from the lesson, or Ctrl-C stopped the step. */
+int tutor_show_step(struct shell *sh);
+/* Shows what follows the current step's exercise (it talks about the
+ * result), once its check passed. SHELL_OK when none, or all went well. */
+int tutor_show_debrief(struct shell *sh);
+
+/* Makes lesson index the current one at step, without showing it. */
+void tutor_enter(struct shell *sh, int index, int step);
+
+/* The exercise of the current step, or NULL. */
+const struct lesson_block *tutor_current_exercise(const struct shell *sh);
+
+/* Runs an exercise's check in the lab. Returns 1 passed, 0 not yet, -1 error. */
+int tutor_check(struct shell *sh, const struct lesson_block *exercise);
+
+/* Shows the worked solution of an exercise. */
+void tutor_show_solution(struct shell *sh, const struct lesson_block *exercise);
+
+/* Runs a command line in the lab as a guided step does: shown as typed,
+ * output live and highlighted, noted. background: may go on running. Sets
+ * *output (malloc'd) when not NULL. Returns the exit status, 130 after
+ * Ctrl-C, -1 when it could not run. */
+int tutor_run_command(struct shell *sh, const char *command, int background, char **output);
+
+/* The prompt: "pidns-tutor (1:2/5)> ", or "pidns-tutor> " outside a lesson. */
+void tutor_prompt(const struct shell *sh, char *buf, size_t len);
+
+/* Finds a lesson by number, id, or name (the id without its number, or a
+ * unique prefix of either). Returns its index, or -1. */
+int tutor_find_lesson(const struct shell *sh, const char *what);
+
+/* --auto LESSON|all: every step, every exercise (its solution, then its
+ * check), every quiz, unattended. Returns 0 when all passed, 1 if not. */
+int tutor_auto(struct shell *sh, const char *which);
+
+#endif
