@@ -157,10 +157,12 @@ DEPFILES := $(patsubst %.o,%.d,$(SHELL_OBJS) $(O)/obj/shell/main.o $(TESTLIB_OBJ
 # The fragments, in a fixed order: install.mk uses docs.mk's man pages;
 # bench.mk orders the benchmarks shell.mk registers; the check steps run in
 # the order the fragments add them to CHECK_EXTRA (the docs, the fuzzers,
-# then the sanitizers and valgrind).
+# then the sanitizers and valgrind). fresh.mk's check-fresh runs make check
+# on a fresh Debian root, outside make check.
 include mk/shell.mk
 include mk/docs.mk
 include mk/install.mk
 include mk/fuzz.mk
 include mk/hardening.mk
 include mk/bench.mk
+include mk/fresh.mk
