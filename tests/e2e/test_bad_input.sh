@@ -41,6 +41,7 @@ trap 'exit 130' INT TERM
 export XDG_STATE_HOME="$tmp/state" NO_COLOR=1 TERM=xterm
 unset SUDO_UID SUDO_GID PAGER
 . "$(dirname "$0")/lib/tap"
+. "$(dirname "$0")/lib/stage"
 for f in "$TUTOR" "$SANDBOX" "$DRIVE" "$LEFTOVERS"; do
     [ -x "$f" ] || { not_ok "$f is built (make all)"; finish; }
 done
@@ -256,13 +257,15 @@ row_lesson_same_number() {
     rc=$?
 }
 row_env_nobody_no_userns() {
-    if [ "$(id -u)" -ne 0 ] || ! su nobody -s /bin/sh -c "test -x '$TUTOR'" 2>/dev/null; then
-        rc=skip why="needs root, and a build that nobody can reach"
+    if [ "$(id -u)" -ne 0 ]; then
+        rc=skip why="needs root to become nobody"
         return
     fi
+    # A copy nobody can reach wherever the checkout is (lib/stage).
+    [ -d "$tmp/tree" ] || stage_tree "$tmp/tree" || { rc="staging failed"; return; }
     mkdir -m 777 "$tmp/nobody-state"
     su nobody -s /bin/sh -c "cd /tmp && echo quit | unshare -U env HOME=/nonexistent \
-        XDG_STATE_HOME='$tmp/nobody-state' '$TUTOR'" >"$out.1" 2>"$out.2"
+        XDG_STATE_HOME='$tmp/nobody-state' '$tmp/tree/build/pidns-tutor'" >"$out.1" 2>"$out.2"
     rc=$?
 }
 row_env_narrow() {

@@ -10,6 +10,7 @@
  * Cases marked as_nobody run the script as uid 65534 (setpriv), the route
  * an ordinary user takes: unshare -r for a user namespace, or a skip.
  */
+#include "stage.h"
 #include "testlib.h"
 
 #include <stdio.h>
@@ -317,14 +318,17 @@ static const struct beyond_case cases[] = {
 
 int main(void)
 {
-    /* The sandbox changes the root: find the examples by absolute path now. */
-    snprintf(examples_dir, sizeof examples_dir, "%s", tl_example(""));
-    size_t len = strlen(examples_dir);
-    if (len > 0 && examples_dir[len - 1] == '/')
-        examples_dir[len - 1] = '\0';
+    /* Copies nobody can run wherever the checkout is (stage.h), by
+     * absolute path: the sandbox changes the root. */
+    const char *staged = tl_stage_examples();
+    if (staged == NULL)
+        return 1;
+    snprintf(examples_dir, sizeof examples_dir, "%s", staged);
     size_t n = sizeof cases / sizeof cases[0];
     struct CMUnitTest tests[sizeof cases / sizeof cases[0]];
     for (size_t i = 0; i < n; i++)
         tests[i] = (struct CMUnitTest){cases[i].name, run_case, NULL, NULL, (void *)&cases[i]};
-    return _cmocka_run_group_tests("test_beyond", tests, n, NULL, NULL);
+    int failed = _cmocka_run_group_tests("test_beyond", tests, n, NULL, NULL);
+    tl_unstage();
+    return failed;
 }

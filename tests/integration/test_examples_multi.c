@@ -199,19 +199,25 @@ static void test_multi_passes_command_exit_status_up(void **state)
 
 /* Inside `unshare --pid --mount-proc`, /proc shows one level fewer than we
  * really are: N=32 passes the check, clone() fails with ENOSPC at the last
- * level, and everything made so far is removed. */
+ * level, and everything made so far is removed. The last level is /proc0
+ * from the initial namespace, /procK when the suite itself runs K levels
+ * down (a container, make check-fresh), which nothing inside can see: the
+ * kernel refuses NS_GET_PARENT beyond our own namespace. */
 static int multi_enospc(void *arg)
 {
     (void)arg;
     int failed = 0;
     char *out = NULL, *why = NULL;
+    const char *failure = "multi_pidns: clone(CLONE_NEWPID) for /proc",
+               *reason = ": No space left on device\n";
 
     int rc = tl_sh("unshare --pid --fork --mount-proc /ex/multi_pidns 32 true", &out);
     EXPECT(rc == 1, "exit status %d, output:\n%s", rc, out);
     EXPECT(strstr(out, "Mounting procfs at /proc31\n") != NULL, "got:\n%s", out);
-    EXPECT(strstr(out, "multi_pidns: clone(CLONE_NEWPID) for /proc0: No space left on device\n") !=
-               NULL,
-           "got:\n%s", out);
+    const char *hit = strstr(out, failure);
+    if (hit != NULL)
+        hit += strlen(failure) + strspn(hit + strlen(failure), "0123456789");
+    EXPECT(hit != NULL && strncmp(hit, reason, strlen(reason)) == 0, "got:\n%s", out);
     EXPECT(nothing_left(&why), "left behind: %s", why);
 out:
     free(out);

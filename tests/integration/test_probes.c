@@ -7,6 +7,7 @@
  * (tests/lib/testlib.h); the child sends the command's output back through a
  * pipe so that the assertions run here, in the test process.
  */
+#include "stage.h"
 #include "testlib.h"
 #include "lab/sandbox.h"
 
@@ -24,6 +25,9 @@
 
 enum probes_who { PROBES_ROOT, PROBES_NOBODY };
 static enum probes_who probes_as_root = PROBES_ROOT, probes_as_nobody = PROBES_NOBODY;
+
+/* The examples, staged where nobody can run them (stage.h). */
+static const char *probes_examples;
 
 #define PROBES_SANDBOX_FAILED 77 /* the child's status when it could not get in */
 
@@ -169,14 +173,14 @@ static int probes_own_levels(void)
 static const char *probes_probe(void)
 {
     static char path[4200];
-    snprintf(path, sizeof path, "%s", tl_example("pidns_probe"));
+    snprintf(path, sizeof path, "%s/pidns_probe", probes_examples);
     return path;
 }
 
 static const char *probes_kill_probe(void)
 {
     static char path[4200];
-    snprintf(path, sizeof path, "%s", tl_example("pidns_kill_probe"));
+    snprintf(path, sizeof path, "%s/pidns_kill_probe", probes_examples);
     return path;
 }
 
@@ -362,7 +366,7 @@ static void test_probes_at_the_bottom_of_multi_pidns(void **state)
     char multi[4200], *out, cmd[20000];
     long last = -1;
 
-    snprintf(multi, sizeof multi, "%s", tl_example("multi_pidns"));
+    snprintf(multi, sizeof multi, "%s/multi_pidns", probes_examples);
     if (access(multi, X_OK) == -1) {
         print_message("SKIP: %s is not built (it comes with the examples)\n", multi);
         skip();
@@ -593,5 +597,9 @@ int main(void)
         perror("test_probes: prctl(PR_SET_CHILD_SUBREAPER)");
         return 1;
     }
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    if ((probes_examples = tl_stage_examples()) == NULL)
+        return 1;
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    tl_unstage();
+    return failed;
 }
