@@ -1,5 +1,7 @@
 /* tutor_auto.c: --auto LESSON|all, the unattended run of lessons for
  * classroom projectors and CI: every step, every check, every quiz.
+ * Each exercise's check runs twice: before the solution, when it must
+ * fail, and after it, when it must pass.
  */
 #include "tutor/tutor.h"
 #include "lab/lab.h"
@@ -14,9 +16,18 @@
  * looks for. */
 #define AUTO_CHECK_WAIT_MS 5000
 
-/* The exercise of the current step: its solution, then its check. */
+/* The exercise of the current step: its check on the state before the
+ * work, which must fail (a check that passes already proves nothing about
+ * the learner's work), then its solution, then its check again. */
 static int auto_exercise(struct shell *sh, const struct lesson_block *exercise)
 {
+    if (tutor_check(sh, exercise) == 1) {
+        render_text(&sh->render, RENDER_BAD,
+                    "check: FAILED: it passes before the exercise is done, so it cannot tell a "
+                    "wrong attempt from the work");
+        return 1;
+    }
+    render_text(&sh->render, RENDER_NOTE, "(the check fails before the work, as it should)");
     if (exercise->solution != NULL) {
         render_text(&sh->render, RENDER_NOTE, "(running the worked solution)");
         int status = tutor_run_command(sh, exercise->solution, 1, NULL);

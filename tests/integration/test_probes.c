@@ -361,7 +361,7 @@ static void test_kill_probe_guards_pids_that_exist_on_both_sides(void **state)
     free(out);
 }
 
-/* The position lesson 6 uses: at the bottom of multi_pidns (another
+/* The position lesson 7 uses: at the bottom of multi_pidns (another
  * example, from the examples branch); skipped when it is not built. */
 static void test_probes_at_the_bottom_of_multi_pidns(void **state)
 {
