@@ -137,10 +137,14 @@ check-run: all
 	@for t in $(CHECK_EXTRA); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 # No file of shell/ includes a header of a higher layer (tests/layering.sh),
-# and the check itself catches a planted breach.
-check-layering:
+# and no two files call each other, directly or round a circle
+# (tests/call_circles.sh, on the objects); each check first catches a
+# planted breach.
+check-layering: $(LIBTUTOR) $(O)/obj/shell/main.o
 	@sh tests/layering.sh --self-test
 	@sh tests/layering.sh
+	@sh tests/call_circles.sh --self-test
+	@sh tests/call_circles.sh $(O)/obj/shell $(SHELL_OBJS) $(O)/obj/shell/main.o
 
 clean:
 	rm -rf $(O)

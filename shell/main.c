@@ -70,13 +70,16 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
             o->no_colour = 1;
         else if (c == OPT_USERNS)
             o->user_namespace = 1;
-        else if (c == OPT_COMMANDS_ADOC)
-            return command_write_adoc(stdout), 0;
-        else if (c == 'h')
-            return usage(), 0;
-        else if (c == 'V')
-            return printf("pidns-tutor %s\n", PIDNS_TUTOR_VERSION), 0;
-        else {
+        else if (c == OPT_COMMANDS_ADOC) {
+            command_write_adoc(stdout);
+            return EXIT_SUCCESS;
+        } else if (c == 'h') {
+            usage();
+            return EXIT_SUCCESS;
+        } else if (c == 'V') {
+            printf("pidns-tutor %s\n", PIDNS_TUTOR_VERSION);
+            return EXIT_SUCCESS;
+        } else {
             /* A short option is named by optopt (it may sit in a cluster,
              * "-Vq"); a long one by the word getopt just read. */
             char short_name[3] = {'-', (char)optopt, '\0'};
@@ -86,7 +89,7 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
                     "Try 'pidns-tutor --help' for more information.\n",
                     c == ':' ? "missing argument to" : "unknown option",
                     is_short ? short_name : argv[optind - 1]);
-            return 1;
+            return EXIT_FAILURE;
         }
     }
     if (optind < argc) {
@@ -94,7 +97,7 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
                 "pidns-tutor: unexpected argument '%s'\n"
                 "Try 'pidns-tutor --help' for more information.\n",
                 argv[optind]);
-        return 1;
+        return EXIT_FAILURE;
     }
     return -1;
 }

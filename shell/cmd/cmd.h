@@ -34,6 +34,10 @@ int cmd_source(struct shell *sh, int argc, char **argv);
 int cmd_help(struct shell *sh, int argc, char **argv);
 int cmd_quit(struct shell *sh, int argc, char **argv);
 
+/* Argument checks, run by dispatch before a command's needs */
+int check_run_args(struct shell *sh, int argc, char **argv);
+int check_ns_args(struct shell *sh, int argc, char **argv);
+
 /* Completers */
 char **complete_lessons(struct shell *sh, const char *text, int argi);
 char **complete_examples(struct shell *sh, const char *text, int argi);
@@ -41,11 +45,5 @@ char **complete_source(struct shell *sh, const char *text, int argi);
 char **complete_commands(struct shell *sh, const char *text, int argi);
 char **complete_nothing(struct shell *sh, const char *text, int argi);
 char **complete_pids(struct shell *sh, const char *text, int argi);
-
-/* Extracts the tagged region TAG (// tag::TAG[] ... // end::TAG[]) of a
- * source text, or the whole text without tag lines when tag is NULL.
- * *first_line gets the region's first line number. malloc'd, or NULL when
- * the tag is not there. */
-char *source_extract(const char *text, const char *tag, int *first_line);
 
 #endif

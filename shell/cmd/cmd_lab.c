@@ -7,18 +7,11 @@
 #include "procfs/procfs.h"
 #include "render/tee.h"
 #include "tutor/tutor.h"
+#include "util/list.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int need_lab(const struct shell *sh)
-{
-    if (sh->lab != NULL)
-        return 1;
-    shell_error(sh, "the lab is not open (see pidns-tutor --doctor)");
-    return 0;
-}
 
 /* Appends word to buf quoted for /bin/sh. Returns 0, -1 if it does not fit. */
 static int append_quoted(char *buf, size_t len, const char *word)
@@ -64,11 +57,12 @@ static int example_exists(const struct shell *sh, const char *name, char *closes
     return found;
 }
 
-int cmd_run(struct shell *sh, int argc, char **argv)
+/* Before the lab is asked for: a name that is no example is said as such. */
+int check_run_args(struct shell *sh, int argc, char **argv)
 {
-    char line[COMMAND_LINE_MAX + 256] = "";
     char closest[256];
 
+    (void)argc;
     if (!example_exists(sh, argv[1], closest, sizeof closest)) {
         if (closest[0] != '\0')
             shell_error(sh, "no example '%s': did you mean '%s'? (run + Tab lists them)", argv[1],
@@ -78,13 +72,18 @@ int cmd_run(struct shell *sh, int argc, char **argv)
                         sh->dirs.examples);
         return SHELL_ERROR;
     }
-    if (!need_lab(sh))
-        return SHELL_ERROR;
+    return SHELL_OK;
+}
+
+int cmd_run(struct shell *sh, int argc, char **argv)
+{
+    char line[COMMAND_LINE_MAX + 256] = "";
+
     /* A plain program call: the lab execs it, so the example is the job. */
     snprintf(line, sizeof line, "%s", argv[1]);
     for (int i = 2; i < argc; i++)
         if (append_quoted(line, sizeof line, argv[i]) == -1)
-            return command_usage_of(sh, "run");
+            return SHELL_USAGE;
     int status = tutor_run_command(sh, line, 1, NULL);
     if (status != 0 && status != 130)
         render_textf(&sh->render, RENDER_BAD, "(%s exited with status %d)", argv[1], status);
@@ -94,8 +93,6 @@ int cmd_run(struct shell *sh, int argc, char **argv)
 int cmd_sh(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
-    if (!need_lab(sh))
-        return SHELL_ERROR;
     int status = tutor_run_command(sh, argv[1], 0, NULL);
     if (status > 0 && status != 130)
         render_textf(&sh->render, RENDER_NOTE, "(exit status %d)", status);
@@ -104,8 +101,6 @@ int cmd_sh(struct shell *sh, int argc, char **argv)
 
 static int read_tree(struct shell *sh, struct procfs_tree *tree)
 {
-    if (!need_lab(sh))
-        return -1;
     if (procfs_read_tree(lab_path(sh->lab, "/proc"), tree) == -1) {
         shell_error(sh, "cannot read the lab's processes from %s", lab_path(sh->lab, "/proc"));
         return -1;
@@ -167,6 +162,14 @@ static int parse_pid(const char *text, pid_t *pid)
     return 0;
 }
 
+int check_ns_args(struct shell *sh, int argc, char **argv)
+{
+    pid_t pid;
+    (void)sh;
+    (void)argc;
+    return parse_pid(argv[1], &pid) == -1 ? SHELL_USAGE : SHELL_OK;
+}
+
 int cmd_ns(struct shell *sh, int argc, char **argv)
 {
     struct procfs_ns_entry entries[16];
@@ -175,9 +178,7 @@ int cmd_ns(struct shell *sh, int argc, char **argv)
 
     (void)argc;
     if (parse_pid(argv[1], &pid) == -1)
-        return command_usage_of(sh, "ns");
-    if (!need_lab(sh))
-        return SHELL_ERROR;
+        return SHELL_USAGE;
     if (procfs_read_ns_links(lab_path(sh->lab, "/proc"), pid, entries, 16, &count) == -1) {
         shell_error(sh, "no process %d in the lab (`ps` lists them)", (int)pid);
         return SHELL_ERROR;
@@ -202,7 +203,7 @@ char **complete_pids(struct shell *sh, const char *text, int argi)
         items[i] = numbers[i];
     }
     if (numbers != NULL && items != NULL)
-        list = command_filter(items, count, text);
+        list = list_filter(items, count, text);
     free(items);
     free(numbers);
     free(pids);
@@ -217,7 +218,7 @@ char **complete_examples(struct shell *sh, const char *text, int argi)
     size_t n = 0;
     while (names[n] != NULL)
         n++;
-    char **list = command_filter((const char *const *)names, n, text);
+    char **list = list_filter((const char *const *)names, n, text);
     shell_free_list(names);
     return list;
 }

@@ -8,18 +8,11 @@
 #include "lesson/lesson.h"
 #include "render/tee.h"
 #include "tutor/tutor.h"
+#include "util/list.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-
-static int need_lesson(const struct shell *sh)
-{
-    if (sh->lesson_index >= 0)
-        return 1;
-    shell_error(sh, "no lesson started: type `lessons` to see them, `lesson 1` to begin");
-    return 0;
-}
 
 /* One line of the `lessons` table: progress mark, number, name (when
  * with_name), title. */
@@ -76,14 +69,9 @@ int cmd_lessons(struct shell *sh, int argc, char **argv)
     return SHELL_OK;
 }
 
-int cmd_lesson(struct shell *sh, int argc, char **argv)
+/* Starts lesson index, or resumes it at the step reached, and shows it. */
+static int start_lesson(struct shell *sh, int index)
 {
-    (void)argc;
-    int index = tutor_find_lesson(sh, argv[1]);
-    if (index < 0) {
-        shell_error(sh, "no lesson '%s': type `lessons` for the list", argv[1]);
-        return SHELL_ERROR;
-    }
     const struct lesson *l = &sh->lessons[index];
     const struct progress_entry *e = progress_get(&sh->progress, l->id);
     int step = e != NULL && !e->done && e->step < (int)l->step_count ? e->step : 0;
@@ -108,6 +96,17 @@ int cmd_lesson(struct shell *sh, int argc, char **argv)
     else if (l->summary != NULL)
         render_text(&sh->render, RENDER_NOTE, l->summary);
     return tutor_show_step(sh);
+}
+
+int cmd_lesson(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    int index = tutor_find_lesson(sh, argv[1]);
+    if (index < 0) {
+        shell_error(sh, "no lesson '%s': type `lessons` for the list", argv[1]);
+        return SHELL_ERROR;
+    }
+    return start_lesson(sh, index);
 }
 
 /* The last step was passed: mark the lesson done, clean the lab up. */
@@ -139,17 +138,13 @@ int cmd_next(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (!need_lesson(sh))
-        return SHELL_ERROR;
     const struct lesson *l = &sh->lessons[sh->lesson_index];
     if (sh->lesson_finished) {
         if ((size_t)sh->lesson_index + 1 >= sh->lesson_count) {
             render_text(&sh->render, RENDER_NOTE, "No more lessons: `lessons` lists them all.");
             return SHELL_OK;
         }
-        char number[16];
-        snprintf(number, sizeof number, "%d", sh->lessons[sh->lesson_index + 1].number);
-        return cmd_lesson(sh, 2, (char *[]){"lesson", number, NULL});
+        return start_lesson(sh, sh->lesson_index + 1);
     }
     if (sh->step_index + 1 >= (int)l->step_count)
         return finish_lesson(sh);
@@ -162,8 +157,6 @@ int cmd_back(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (!need_lesson(sh))
-        return SHELL_ERROR;
     if (sh->lesson_finished) {
         sh->lesson_finished = 0;
     } else if (sh->step_index == 0) {
@@ -180,8 +173,6 @@ int cmd_again(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (!need_lesson(sh))
-        return SHELL_ERROR;
     if (sh->lesson_finished) {
         shell_error(sh, "the lesson is finished: `back` shows its last step");
         return SHELL_ERROR;
@@ -215,8 +206,6 @@ int cmd_check(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (!need_lesson(sh))
-        return SHELL_ERROR;
     const struct lesson_block *ex = tutor_current_exercise(sh);
     if (ex == NULL) {
         shell_error(sh, "this step has no exercise to check (`where` says where you are)");
@@ -258,8 +247,6 @@ int cmd_hint(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (!need_lesson(sh))
-        return SHELL_ERROR;
     const struct lesson_block *ex = tutor_current_exercise(sh);
     if (ex == NULL || ex->hint_count == 0) {
         shell_error(sh, "no hint here: this step has %s", ex == NULL ? "no exercise" : "no hints");
@@ -282,7 +269,7 @@ int cmd_hint(struct shell *sh, int argc, char **argv)
 int cmd_reset(struct shell *sh, int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "-y") != 0)
-        return command_usage_of(sh, "reset");
+        return SHELL_USAGE;
     if (argc == 1) {
         if (!sh->interactive || sh->ask == NULL) {
             shell_error(sh, "reset: needs a confirmation; in a script type `reset -y`");
@@ -322,7 +309,7 @@ char **complete_lessons(struct shell *sh, const char *text, int argi)
             if (dash != NULL)
                 items[k++] = dash + 1;
         }
-        list = command_filter(items, k, text);
+        list = list_filter(items, k, text);
     }
     free(items);
     free(numbers);

@@ -28,24 +28,20 @@ static void list_jobs(struct shell *sh)
  * mount table. */
 static void list_mounts(struct shell *sh)
 {
-    char path[64], *line = NULL;
-    size_t cap = 0;
+    struct procfs_mount_table table;
     int shown = 0;
 
-    snprintf(path, sizeof path, "/proc/%d/mountinfo", (int)lab_keeper_pid(sh->lab));
-    FILE *f = fopen(path, "re");
-    while (f != NULL && getline(&line, &cap, f) != -1) {
-        struct procfs_mount m;
-        line[strcspn(line, "\n")] = '\0';
-        if (procfs_parse_mountinfo_line(line, &m) == -1 || strcmp(m.fstype, "proc") != 0 ||
-            strcmp(m.mount_point, "/proc") == 0 || strncmp(m.mount_point, "/proc/", 6) == 0)
-            continue;
-        render_textf(&sh->render, RENDER_PLAIN, "procfs mounted at %s", m.mount_point);
-        shown++;
+    if (procfs_read_mounts("/proc", lab_keeper_pid(sh->lab), &table) == 0) {
+        for (size_t i = 0; i < table.count; i++) {
+            const struct procfs_mount *m = &table.mounts[i];
+            if (strcmp(m->fstype, "proc") != 0 || strcmp(m->mount_point, "/proc") == 0 ||
+                strncmp(m->mount_point, "/proc/", 6) == 0)
+                continue;
+            render_textf(&sh->render, RENDER_PLAIN, "procfs mounted at %s", m->mount_point);
+            shown++;
+        }
+        procfs_mounts_free(&table);
     }
-    if (f != NULL)
-        fclose(f);
-    free(line);
     if (shown == 0)
         render_text(&sh->render, RENDER_PLAIN, "No procfs is mounted in the lab besides /proc.");
 }
@@ -54,10 +50,6 @@ int cmd_status(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (sh->lab == NULL) {
-        shell_error(sh, "the lab is not open (see pidns-tutor --doctor)");
-        return SHELL_ERROR;
-    }
     list_jobs(sh);
     list_mounts(sh);
     /* The command on a line of its own, so that wrapping never splits it. */
@@ -71,10 +63,6 @@ int cmd_cleanup(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (sh->lab == NULL) {
-        shell_error(sh, "the lab is not open (see pidns-tutor --doctor)");
-        return SHELL_ERROR;
-    }
     fflush(sh->render.out);
     int removed = lab_cleanup(sh->lab, sh->render.out);
     tee_reap(200);

@@ -4,6 +4,7 @@
  */
 #include "cmd/commands.h"
 #include "cmd/cmd.h"
+#include "util/list.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,85 +12,225 @@
 #define ANY 1000
 
 const struct command command_table[] = {
-    {"lessons", "lessons", "list the lessons, with your progress",
-     "Lists every lesson with its number, name and length, and marks those you have "
-     "finished ([done]) or started ([2/5]: at step 2 of 5).",
-     cmd_lessons, complete_nothing, 0, 0, 0},
-    {"lesson", "lesson N|NAME", "start or resume a lesson",
-     "Starts lesson N (its number, its name, or the start of its name), or resumes it at "
-     "the step you reached, and shows that step.",
-     cmd_lesson, complete_lessons, 1, 1, 0},
-    {"next", "next", "go to the next step (Enter on an empty line does the same)",
-     "Shows the next step of the current lesson. At the end of a lesson the lab is "
-     "cleaned up and the next lesson is suggested.",
-     cmd_next, complete_nothing, 0, 0, 0},
-    {"back", "back", "go back one step", "Shows the previous step of the current lesson again.",
-     cmd_back, complete_nothing, 0, 0, 0},
-    {"again", "again", "run the current step again",
-     "Shows the current step again and re-runs its commands in the lab.", cmd_again,
-     complete_nothing, 0, 0, 0},
-    {"where", "where", "say which lesson and step you are at",
-     "Names the current lesson and step, and the exercise waiting for `check`, if any.", cmd_where,
-     complete_nothing, 0, 0, 0},
-    {"run", "run EXAMPLE [ARGS...]", "run a bundled example in the lab",
-     "Runs one of the bundled example programs in the lab with its output live. An example "
-     "that keeps running (one that ends in sleep) goes on in the background, like the "
-     "article's ^Z; `status` lists it and `cleanup` stops it.",
-     cmd_run, complete_examples, 1, COMMAND_ARGS_MAX - 2, 0},
-    {"sh", "sh COMMAND LINE", "run a shell command line in the lab",
-     "Runs any shell command line in the lab (with /bin/sh), with its live output: for "
-     "example `sh ls -d /proc2/[1-9]*` or `sh readlink /proc/1/ns/pid`. Ctrl-C stops it.",
-     cmd_sh, NULL, 1, 1, COMMAND_RAW},
-    {"source", "source EXAMPLE[:TAG]", "show an example's code with line numbers",
-     "Shows the source of a bundled example with line numbers, or only the region TAG of "
-     "it (the parts the lessons quote). Long listings go through your pager ($PAGER, or "
-     "less).",
-     cmd_source, complete_source, 1, 1, 0},
-    {"ps", "ps", "the lab's processes, with their PID in every namespace",
-     "Lists the processes of the lab: for each one its PID as the lab sees it, then its PID "
-     "in each nested namespace it belongs to (the NSpid line of /proc/PID/status).",
-     cmd_ps, complete_nothing, 0, 0, 0},
-    {"tree", "tree", "draw the PID namespaces of the lab as a tree",
-     "Draws the hierarchy of PID namespaces in the lab, each with its processes and the PID "
-     "each one has at that level.",
-     cmd_tree, complete_nothing, 0, 0, 0},
-    {"ns", "ns PID", "show a process's namespace links",
-     "Shows the namespace links of process PID (a PID as the lab sees it, as `ps` prints "
-     "it), as `readlink /proc/PID/ns/*` shows them.",
-     cmd_ns, complete_pids, 1, 1, 0},
-    {"status", "status", "what runs in the lab and what is mounted",
-     "Lists the background jobs and the procfs mounts of the lab, and the command that enters "
-     "the lab from another terminal.",
-     cmd_status, complete_nothing, 0, 0, 0},
-    {"cleanup", "cleanup", "stop everything in the lab, unmount, remove /procN",
-     "Stops every running example, unmounts what was mounted in the lab, removes the "
-     "directories made there, and says what it removed. The same happens at the end of a "
-     "lesson and when you quit.",
-     cmd_cleanup, complete_nothing, 0, 0, 0},
-    {"check", "check", "check the current exercise against the kernel's state",
-     "Checks whether the exercise of the current step is done, by looking at the real state "
-     "of the lab (what runs, what is mounted). Once it passes, the worked solution is shown, "
-     "then the rest of the step.",
-     cmd_check, complete_nothing, 0, 0, 0},
-    {"hint", "hint", "a hint for the current exercise",
-     "Looks at what runs and what is mounted in the lab and gives a hint about the next "
-     "move for the current exercise. Ask again for another.",
-     cmd_hint, complete_nothing, 0, 0, 0},
-    {"reset", "reset [-y]", "forget all progress (asks first)",
-     "Forgets the progress of every lesson, after asking for confirmation (-y confirms "
-     "without asking, for scripts).",
-     cmd_reset, complete_nothing, 0, 1, 0},
-    {"export", "export LESSON [FILE]", "write a lesson's commands as a shell script",
-     "Writes the commands of a lesson as a commented shell script that runs by hand outside "
-     "the tutorial, to FILE or to the screen.",
-     cmd_export, complete_lessons, 1, 2, 0},
-    {"help", "help [COMMAND]", "list the commands, or explain one",
-     "Without an argument, lists every command with a one-line summary. With one, shows its "
-     "usage and what it does.",
-     cmd_help, complete_commands, 0, 1, 0},
-    {"quit", "quit", "clean up the lab and leave (Ctrl-D does the same)",
-     "Cleans up the lab, checks that the host is unchanged, saves your progress, and leaves.",
-     cmd_quit, complete_nothing, 0, 0, 0},
+    {
+        .name = "lessons",
+        .synopsis = "lessons",
+        .summary = "list the lessons, with your progress",
+        .help = "Lists every lesson with its number, name and length, and marks those you have "
+                "finished ([done]) or started ([2/5]: at step 2 of 5).",
+        .handler = cmd_lessons,
+        .completer = complete_nothing,
+        .max_args = 0,
+    },
+    {
+        .name = "lesson",
+        .synopsis = "lesson N|NAME",
+        .summary = "start or resume a lesson",
+        .help = "Starts lesson N (its number, its name, or the start of its name), or resumes it at "
+                "the step you reached, and shows that step.",
+        .handler = cmd_lesson,
+        .completer = complete_lessons,
+        .min_args = 1,
+        .max_args = 1,
+    },
+    {
+        .name = "next",
+        .synopsis = "next",
+        .summary = "go to the next step (Enter on an empty line does the same)",
+        .help = "Shows the next step of the current lesson. At the end of a lesson the lab is "
+                "cleaned up and the next lesson is suggested.",
+        .handler = cmd_next,
+        .completer = complete_nothing,
+        .max_args = 0,
+        .flags = COMMAND_NEEDS_LESSON,
+    },
+    {
+        .name = "back",
+        .synopsis = "back",
+        .summary = "go back one step",
+        .help = "Shows the previous step of the current lesson again.",
+        .handler = cmd_back,
+        .completer = complete_nothing,
+        .max_args = 0,
+        .flags = COMMAND_NEEDS_LESSON,
+    },
+    {
+        .name = "again",
+        .synopsis = "again",
+        .summary = "run the current step again",
+        .help = "Shows the current step again and re-runs its commands in the lab.",
+        .handler = cmd_again,
+        .completer = complete_nothing,
+        .max_args = 0,
+        .flags = COMMAND_NEEDS_LESSON,
+    },
+    {
+        .name = "where",
+        .synopsis = "where",
+        .summary = "say which lesson and step you are at",
+        .help = "Names the current lesson and step, and the exercise waiting for `check`, if any.",
+        .handler = cmd_where,
+        .completer = complete_nothing,
+        .max_args = 0,
+    },
+    {
+        .name = "run",
+        .synopsis = "run EXAMPLE [ARGS...]",
+        .summary = "run a bundled example in the lab",
+        .help = "Runs one of the bundled example programs in the lab with its output live. An example "
+                "that keeps running (one that ends in sleep) goes on in the background, like the "
+                "article's ^Z; `status` lists it and `cleanup` stops it.",
+        .handler = cmd_run,
+        .check_args = check_run_args,
+        .completer = complete_examples,
+        .min_args = 1,
+        .max_args = COMMAND_ARGS_MAX - 2,
+        .flags = COMMAND_NEEDS_LAB,
+    },
+    {
+        .name = "sh",
+        .synopsis = "sh COMMAND LINE",
+        .summary = "run a shell command line in the lab",
+        .help = "Runs any shell command line in the lab (with /bin/sh), with its live output: for "
+                "example `sh ls -d /proc2/[1-9]*` or `sh readlink /proc/1/ns/pid`. Ctrl-C stops it.",
+        .handler = cmd_sh,
+        .min_args = 1,
+        .max_args = 1,
+        .flags = COMMAND_NEEDS_LAB | COMMAND_RAW,
+    },
+    {
+        .name = "source",
+        .synopsis = "source EXAMPLE[:TAG]",
+        .summary = "show an example's code with line numbers",
+        .help = "Shows the source of a bundled example with line numbers, or only the region TAG of "
+                "it (the parts the lessons quote). Long listings go through your pager ($PAGER, or "
+                "less).",
+        .handler = cmd_source,
+        .completer = complete_source,
+        .min_args = 1,
+        .max_args = 1,
+    },
+    {
+        .name = "ps",
+        .synopsis = "ps",
+        .summary = "the lab's processes, with their PID in every namespace",
+        .help = "Lists the processes of the lab: for each one its PID as the lab sees it, then its PID "
+                "in each nested namespace it belongs to (the NSpid line of /proc/PID/status).",
+        .handler = cmd_ps,
+        .completer = complete_nothing,
+        .max_args = 0,
+        .flags = COMMAND_NEEDS_LAB,
+    },
+    {
+        .name = "tree",
+        .synopsis = "tree",
+        .summary = "draw the PID namespaces of the lab as a tree",
+        .help = "Draws the hierarchy of PID namespaces in the lab, each with its processes and the PID "
+                "each one has at that level.",
+        .handler = cmd_tree,
+        .completer = complete_nothing,
+        .max_args = 0,
+        .flags = COMMAND_NEEDS_LAB,
+    },
+    {
+        .name = "ns",
+        .synopsis = "ns PID",
+        .summary = "show a process's namespace links",
+        .help = "Shows the namespace links of process PID (a PID as the lab sees it, as `ps` prints "
+                "it), as `readlink /proc/PID/ns/*` shows them.",
+        .handler = cmd_ns,
+        .check_args = check_ns_args,
+        .completer = complete_pids,
+        .min_args = 1,
+        .max_args = 1,
+        .flags = COMMAND_NEEDS_LAB,
+    },
+    {
+        .name = "status",
+        .synopsis = "status",
+        .summary = "what runs in the lab and what is mounted",
+        .help = "Lists the background jobs and the procfs mounts of the lab, and the command that enters "
+                "the lab from another terminal.",
+        .handler = cmd_status,
+        .completer = complete_nothing,
+        .max_args = 0,
+        .flags = COMMAND_NEEDS_LAB,
+    },
+    {
+        .name = "cleanup",
+        .synopsis = "cleanup",
+        .summary = "stop everything in the lab, unmount, remove /procN",
+        .help = "Stops every running example, unmounts what was mounted in the lab, removes the "
+                "directories made there, and says what it removed. The same happens at the end of a "
+                "lesson and when you quit.",
+        .handler = cmd_cleanup,
+        .completer = complete_nothing,
+        .max_args = 0,
+        .flags = COMMAND_NEEDS_LAB,
+    },
+    {
+        .name = "check",
+        .synopsis = "check",
+        .summary = "check the current exercise against the kernel's state",
+        .help = "Checks whether the exercise of the current step is done, by looking at the real state "
+                "of the lab (what runs, what is mounted). Once it passes, the worked solution is shown, "
+                "then the rest of the step.",
+        .handler = cmd_check,
+        .completer = complete_nothing,
+        .max_args = 0,
+        .flags = COMMAND_NEEDS_LESSON,
+    },
+    {
+        .name = "hint",
+        .synopsis = "hint",
+        .summary = "a hint for the current exercise",
+        .help = "Looks at what runs and what is mounted in the lab and gives a hint about the next "
+                "move for the current exercise. Ask again for another.",
+        .handler = cmd_hint,
+        .completer = complete_nothing,
+        .max_args = 0,
+        .flags = COMMAND_NEEDS_LESSON,
+    },
+    {
+        .name = "reset",
+        .synopsis = "reset [-y]",
+        .summary = "forget all progress (asks first)",
+        .help = "Forgets the progress of every lesson, after asking for confirmation (-y confirms "
+                "without asking, for scripts).",
+        .handler = cmd_reset,
+        .completer = complete_nothing,
+        .max_args = 1,
+    },
+    {
+        .name = "export",
+        .synopsis = "export LESSON [FILE]",
+        .summary = "write a lesson's commands as a shell script",
+        .help = "Writes the commands of a lesson as a commented shell script that runs by hand outside "
+                "the tutorial, to FILE or to the screen.",
+        .handler = cmd_export,
+        .completer = complete_lessons,
+        .min_args = 1,
+        .max_args = 2,
+    },
+    {
+        .name = "help",
+        .synopsis = "help [COMMAND]",
+        .summary = "list the commands, or explain one",
+        .help = "Without an argument, lists every command with a one-line summary. With one, shows its "
+                "usage and what it does.",
+        .handler = cmd_help,
+        .completer = complete_commands,
+        .max_args = 1,
+    },
+    {
+        .name = "quit",
+        .synopsis = "quit",
+        .summary = "clean up the lab and leave (Ctrl-D does the same)",
+        .help = "Cleans up the lab, checks that the host is unchanged, saves your progress, and leaves.",
+        .handler = cmd_quit,
+        .completer = complete_nothing,
+        .max_args = 0,
+    },
 };
 const size_t command_count = sizeof command_table / sizeof command_table[0];
 
@@ -235,12 +376,6 @@ int command_usage(const struct shell *sh, const struct command *cmd)
     return SHELL_ERROR;
 }
 
-int command_usage_of(const struct shell *sh, const char *name)
-{
-    const struct command *cmd = command_find(name);
-    return cmd != NULL ? command_usage(sh, cmd) : SHELL_ERROR;
-}
-
 static int unknown_command(const struct shell *sh, const char *name)
 {
     const struct command *close = command_closest(name);
@@ -256,6 +391,25 @@ static int unknown_command(const struct shell *sh, const char *name)
     return SHELL_ERROR;
 }
 
+/* Runs a command whose argument count is right: its argument check, then
+ * what it needs (a lab, a lesson), checked here once for every command,
+ * then its handler. A handler's SHELL_USAGE prints the command's usage. */
+static int dispatch(struct shell *sh, const struct command *cmd, int argc, char **argv)
+{
+    int rc = cmd->check_args != NULL ? cmd->check_args(sh, argc, argv) : SHELL_OK;
+    if (rc == SHELL_OK && (cmd->flags & COMMAND_NEEDS_LAB) && sh->lab == NULL) {
+        shell_error(sh, "the lab is not open (see pidns-tutor --doctor)");
+        rc = SHELL_ERROR;
+    }
+    if (rc == SHELL_OK && (cmd->flags & COMMAND_NEEDS_LESSON) && sh->lesson_index < 0) {
+        shell_error(sh, "no lesson started: type `lessons` to see them, `lesson 1` to begin");
+        rc = SHELL_ERROR;
+    }
+    if (rc == SHELL_OK)
+        rc = cmd->handler(sh, argc, argv);
+    return rc == SHELL_USAGE ? command_usage(sh, cmd) : rc;
+}
+
 static int dispatch_raw(struct shell *sh, const struct command *cmd, const char *rest)
 {
     char *argv[3] = {(char *)cmd->name, NULL, NULL};
@@ -269,7 +423,7 @@ static int dispatch_raw(struct shell *sh, const struct command *cmd, const char 
         return command_usage(sh, cmd);
     }
     argv[1] = copy;
-    int rc = cmd->handler(sh, 2, argv);
+    int rc = dispatch(sh, cmd, 2, argv);
     free(copy);
     return rc;
 }
@@ -286,8 +440,10 @@ int command_execute(struct shell *sh, const char *line, size_t len)
         return SHELL_ERROR;
     }
     const char *s = line + strspn(line, " \t");
-    if (*s == '\0')
-        return sh->lesson_index >= 0 ? cmd_next(sh, 1, (char *[]){"next", NULL}) : SHELL_OK;
+    if (*s == '\0' && sh->lesson_index < 0)
+        return SHELL_OK;
+    if (*s == '\0') /* Enter on an empty line: `next` */
+        return dispatch(sh, command_find("next"), 1, (char *[]){"next", NULL});
     if (*s == '#')
         return SHELL_OK; /* a comment, in scripts */
     size_t name_len = strcspn(s, " \t");
@@ -305,7 +461,7 @@ int command_execute(struct shell *sh, const char *line, size_t len)
     }
     if (argc - 1 < cmd->min_args || argc - 1 > cmd->max_args)
         return command_usage(sh, cmd);
-    return cmd->handler(sh, argc, argv);
+    return dispatch(sh, cmd, argc, argv);
 }
 
 int cmd_help(struct shell *sh, int argc, char **argv)
@@ -336,21 +492,6 @@ int cmd_quit(struct shell *sh, int argc, char **argv)
     return SHELL_EXIT;
 }
 
-char **command_filter(const char *const *items, size_t count, const char *text)
-{
-    char **list = calloc(count + 1, sizeof *list);
-    size_t n = 0, len = strlen(text);
-
-    for (size_t i = 0; list != NULL && i < count; i++) {
-        if (strncmp(items[i], text, len) != 0)
-            continue;
-        list[n] = strdup(items[i]);
-        if (list[n] != NULL)
-            n++;
-    }
-    return list;
-}
-
 char **complete_commands(struct shell *sh, const char *text, int argi)
 {
     const char *names[sizeof command_table / sizeof command_table[0]];
@@ -360,7 +501,7 @@ char **complete_commands(struct shell *sh, const char *text, int argi)
         return calloc(1, sizeof(char *));
     for (size_t i = 0; i < command_count; i++)
         names[i] = command_table[i].name;
-    return command_filter(names, command_count, text);
+    return list_filter(names, command_count, text);
 }
 
 char **complete_nothing(struct shell *sh, const char *text, int argi)

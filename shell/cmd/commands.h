@@ -19,8 +19,15 @@ typedef int (*command_handler)(struct shell *sh, int argc, char **argv);
  * a NULL-terminated malloc'd list, or NULL to complete file paths. */
 typedef char **(*command_completer)(struct shell *sh, const char *text, int argi);
 
+/* Checks a command's arguments before its needs are (so that `ns abc` is a
+ * usage error with or without a lab): SHELL_OK, SHELL_USAGE, or SHELL_ERROR
+ * after saying why. */
+typedef int (*command_check)(struct shell *sh, int argc, char **argv);
+
 enum command_flags {
-    COMMAND_RAW = 1 << 0, /* argv[1] is the rest of the line, unsplit (sh) */
+    COMMAND_RAW = 1 << 0,          /* argv[1] is the rest of the line, unsplit (sh) */
+    COMMAND_NEEDS_LAB = 1 << 1,    /* refused, saying so, when no lab is open */
+    COMMAND_NEEDS_LESSON = 1 << 2, /* refused, saying so, before a lesson is started */
 };
 
 struct command {
@@ -29,6 +36,7 @@ struct command {
     const char *summary;  /* one line for `help` */
     const char *help;     /* a paragraph for `help COMMAND` */
     command_handler handler;
+    command_check check_args; /* NULL: the counts below are all there is to check */
     command_completer completer;
     int min_args, max_args; /* argument counts (argc - 1) accepted */
     int flags;
@@ -63,7 +71,6 @@ int command_execute(struct shell *sh, const char *line, size_t len);
 
 /* Prints "usage: SYNOPSIS" for a command (bad arguments). Returns SHELL_ERROR. */
 int command_usage(const struct shell *sh, const struct command *cmd);
-int command_usage_of(const struct shell *sh, const char *name);
 
 /* Tab completion: the candidates for the word being typed, given the line
  * before it (words already typed). NULL-terminated malloc'd list, or NULL
@@ -72,8 +79,5 @@ char **command_complete(struct shell *sh, const char *line_before, const char *t
 
 /* Writes the commands page of the docs (AsciiDoc) from the table. */
 void command_write_adoc(FILE *out);
-
-/* Helpers for completers: a list of the items that start with text. */
-char **command_filter(const char *const *items, size_t count, const char *text);
 
 #endif

@@ -44,7 +44,7 @@ static void row(FILE *out, int ok, const char *what, const char *fix)
 static void check_kernel(FILE *out, int *fatal)
 {
     struct utsname u;
-    char line[300];
+    char line[sizeof u.release + sizeof u.machine + sizeof "kernel  on "];
     static const struct {
         int major, minor;
         const char *feature;

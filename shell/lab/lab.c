@@ -13,6 +13,7 @@
 #include "lab/lab_internal.h"
 #include "lab/lab_diagnose.h"
 #include "lab/sandbox.h"
+#include "procfs/procfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -30,151 +31,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-int lab_set_error(struct lab *lab, const char *fmt, ...)
-{
-    int saved = errno;
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(lab->error, sizeof lab->error, fmt, ap);
-    va_end(ap);
-    errno = saved;
-    return -1;
-}
-
 const char *lab_error(const struct lab *lab)
 {
     return lab->error;
-}
-
-/* Closes every fd from `first` up: children of the shell must not keep the
- * shell's files (the terminal, history, pipes of other jobs) open. */
-void lab_close_fds_from(int first)
-{
-#ifdef SYS_close_range
-    if (syscall(SYS_close_range, (unsigned)first, ~0U, 0) == 0)
-        return;
-#endif
-    int keep[3] = {0, 1, 2};
-    lab_close_fds_except(keep, first < 3 ? (size_t)first : 3);
-}
-
-/* Closes every fd but those listed (-1 entries are ignored): a runner must
- * not hold, say, a pipe a test or the shell waits to see closed. */
-void lab_close_fds_except(const int *keep, size_t count)
-{
-    DIR *dir = opendir("/proc/self/fd");
-    int fds[1024];
-    size_t n = 0;
-
-    if (dir == NULL)
-        return;
-    struct dirent *e;
-    while ((e = readdir(dir)) != NULL && n < sizeof fds / sizeof fds[0]) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9')
-            continue;
-        int fd = atoi(e->d_name), kept = fd == dirfd(dir);
-        for (size_t i = 0; i < count && !kept; i++)
-            kept = keep[i] == fd;
-        if (!kept)
-            fds[n++] = fd;
-    }
-    closedir(dir);
-    for (size_t i = 0; i < n; i++)
-        close(fds[i]);
-}
-
-/* Default dispositions and an empty mask: what a freshly exec'd command
- * expects, whatever the shell had set (ignored SIGINT, blocked SIGCHLD). */
-void lab_reset_signals(void)
-{
-    sigset_t none;
-    for (int sig = 1; sig < NSIG; sig++)
-        if (sig != SIGKILL && sig != SIGSTOP)
-            signal(sig, SIG_DFL);
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-}
-
-char *lab_read_fd(int fd, size_t max)
-{
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        if (len + 1 >= cap) {
-            char *bigger = cap * 2 <= max + 1 ? realloc(buf, cap * 2) : NULL;
-            if (bigger == NULL)
-                break;
-            buf = bigger;
-            cap *= 2;
-        }
-        ssize_t n = read(fd, buf + len, cap - len - 1);
-        if (n == -1 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        len += (size_t)n;
-    }
-    if (buf != NULL)
-        buf[len] = '\0';
-    return buf;
-}
-
-char *lab_read_file(int dirfd, const char *path, size_t max)
-{
-    int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
-    if (fd == -1)
-        return NULL;
-    char *text = lab_read_fd(fd, max);
-    close(fd);
-    return text;
-}
-
-/* Parses "PPid:" and the last "NSpid:" field of a status text. */
-int lab_parse_ppid_nspid(const char *status, pid_t *ppid, pid_t *last_nspid)
-{
-    const char *p = strstr(status, "\nPPid:");
-    *ppid = p != NULL ? (pid_t)strtol(p + 6, NULL, 10) : -1;
-    *last_nspid = -1;
-    p = strstr(status, "\nNSpid:");
-    if (p == NULL)
-        return -1;
-    char *end;
-    p += 7;
-    for (;;) {
-        long v = strtol(p, &end, 10);
-        if (end == p)
-            break;
-        *last_nspid = (pid_t)v;
-        p = end;
-    }
-    return *ppid >= 0 && *last_nspid > 0 ? 0 : -1;
-}
-
-pid_t lab_host_pid_of(pid_t parent, pid_t lab_pid)
-{
-    DIR *dir = opendir("/proc");
-    struct dirent *e;
-    pid_t found = 0;
-
-    if (dir == NULL)
-        return 0;
-    while (found == 0 && (e = readdir(dir)) != NULL) {
-        char path[300];
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
-        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
-        char *text = lab_read_file(AT_FDCWD, path, 1 << 16);
-        if (text == NULL)
-            continue;
-        pid_t ppid, nspid;
-        lab_parse_ppid_nspid(text, &ppid, &nspid);
-        if (ppid == parent && nspid == lab_pid)
-            found = (pid_t)atoi(e->d_name);
-        free(text);
-    }
-    closedir(dir);
-    return found;
 }
 
 /* Steps the keeper reports when it cannot start. */
@@ -191,6 +50,13 @@ static void keeper_report(int fd, int step, int error)
         _exit(1);
 }
 
+/* Says which step failed, and ends the keeper. */
+__attribute__((noreturn)) static void keeper_fail(int fd, int step, int error)
+{
+    keeper_report(fd, step, error);
+    _exit(1);
+}
+
 /* PID 1 of the lab. It ignores every signal it has no handler for (the kernel
  * protects a namespace's init), so blocking them all costs nothing and lets
  * it wait for SIGCHLD with sigwaitinfo(). */
@@ -200,24 +66,23 @@ static void keeper_main(int ready_fd)
 
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != 0) /* the shell, outside the namespace, shows as 0 */
-        keeper_report(ready_fd, KEEPER_PARENT_GONE, 0), _exit(1);
+        keeper_fail(ready_fd, KEEPER_PARENT_GONE, 0);
     prctl(PR_SET_NAME, "lab-init");
     setpgid(0, 0); /* out of the shell's group: the terminal's signals are not ours */
     sigfillset(&all);
     sigprocmask(SIG_SETMASK, &all, NULL);
     int null = open("/dev/null", O_RDWR);
-    if (null != -1) {
-        dup2(null, 0), dup2(null, 1), dup2(null, 2);
-    }
+    for (int fd = 0; null != -1 && fd <= 2; fd++)
+        dup2(null, fd);
     if (dup2(ready_fd, 3) == -1)
         _exit(1);
     ready_fd = 3;
-    lab_close_fds_from(4);
+    io_close_fds_from(4);
     if (unshare(CLONE_NEWNS) == -1)
-        keeper_report(ready_fd, KEEPER_MOUNT_NS, errno), _exit(1);
+        keeper_fail(ready_fd, KEEPER_MOUNT_NS, errno);
     /* This procfs shows the mounter's namespace: the lab's. */
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
-        keeper_report(ready_fd, KEEPER_MOUNT_PROC, errno), _exit(1);
+        keeper_fail(ready_fd, KEEPER_MOUNT_PROC, errno);
     keeper_report(ready_fd, KEEPER_OK, 0);
     close(ready_fd);
     sigset_t chld;
@@ -240,7 +105,8 @@ static int start_keeper(struct lab *lab)
     fflush(NULL);
     lab->keeper = fork();
     if (lab->keeper == -1) {
-        close(pipefd[0]), close(pipefd[1]);
+        close(pipefd[0]);
+        close(pipefd[1]);
         return lab_set_error(lab, "starting the lab's init (fork): %s", strerror(errno));
     }
     if (lab->keeper == 0) {
@@ -266,25 +132,14 @@ static int start_keeper(struct lab *lab)
 /* Mount ids of the keeper's namespace: what lab_cleanup() leaves mounted. */
 static int read_baseline_mounts(struct lab *lab)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/mountinfo", (int)lab->keeper);
-    char *text = lab_read_file(AT_FDCWD, path, 1 << 22);
-    if (text == NULL)
-        return lab_set_error(lab, "reading %s: %s", path, strerror(errno));
-    size_t cap = 64;
-    lab->baseline_mounts = malloc(cap * sizeof *lab->baseline_mounts);
-    for (char *line = text; lab->baseline_mounts != NULL && *line != '\0';) {
-        char *nl = strchrnul(line, '\n');
-        if (lab->baseline_mount_count == cap) {
-            unsigned *bigger = realloc(lab->baseline_mounts, 2 * cap * sizeof *bigger);
-            if (bigger == NULL)
-                break;
-            lab->baseline_mounts = bigger, cap *= 2;
-        }
-        lab->baseline_mounts[lab->baseline_mount_count++] = (unsigned)strtoul(line, NULL, 10);
-        line = *nl != '\0' ? nl + 1 : nl;
-    }
-    free(text);
+    struct procfs_mount_table table;
+    if (procfs_read_mounts("/proc", lab->keeper, &table) == -1)
+        return lab_set_error(lab, "reading the lab's mount table: %s", strerror(errno));
+    lab->baseline_mounts = calloc(table.count + 1, sizeof *lab->baseline_mounts);
+    for (size_t i = 0; lab->baseline_mounts != NULL && i < table.count; i++)
+        lab->baseline_mounts[i] = table.mounts[i].mount_id;
+    lab->baseline_mount_count = lab->baseline_mounts != NULL ? table.count : 0;
+    procfs_mounts_free(&table);
     return lab->baseline_mounts != NULL ? 0 : lab_set_error(lab, "out of memory");
 }
 
@@ -435,49 +290,6 @@ failed:
     return NULL;
 }
 
-/* Reaps our children that died in the lab (say, a pager or an output relay
- * the shell forked): the keeper's exit waits until every process of its
- * namespace is reaped, and those have no one else to reap them. */
-void lab_reap_dead_children(const struct lab *lab)
-{
-    struct stat lab_ns;
-    DIR *dir = opendir("/proc");
-    struct dirent *e;
-    if (dir == NULL || fstat(lab->lab_pidns_fd, &lab_ns) == -1) {
-        if (dir != NULL)
-            closedir(dir);
-        return;
-    }
-    while ((e = readdir(dir)) != NULL) {
-        char path[300];
-        struct stat st;
-        pid_t ppid, nspid;
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
-        snprintf(path, sizeof path, "/proc/%s/ns/pid", e->d_name);
-        if (stat(path, &st) == -1 || st.st_ino != lab_ns.st_ino)
-            continue;
-        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
-        char *text = lab_read_file(AT_FDCWD, path, 1 << 16);
-        if (text == NULL)
-            continue;
-        lab_parse_ppid_nspid(text, &ppid, &nspid);
-        if (ppid == getpid() && strstr(text, "\nState:\tZ") != NULL)
-            waitpid((pid_t)atoi(e->d_name), NULL, WNOHANG);
-        free(text);
-    }
-    closedir(dir);
-}
-
-DIR *lab_open_proc_dir(const struct lab *lab)
-{
-    int fd = openat(lab->lab_proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *dir = fd != -1 ? fdopendir(fd) : NULL;
-    if (dir == NULL && fd != -1)
-        close(fd);
-    return dir;
-}
-
 /* Ends the keeper, and with it the lab's namespace. Its exit completes once
  * every process of the namespace is reaped: wait on a pidfd (when the kernel
  * has them) so that the usual case costs no sleep. */
@@ -523,9 +335,8 @@ int lab_close(struct lab *lab, FILE *report)
         end_keeper(lab, report);
         /* Children would go to the dead lab namespace and fork() would fail:
          * root may return to its own namespace (a user namespace may not). */
-        if (lab->own_pidns_fd != -1 && setns(lab->own_pidns_fd, CLONE_NEWPID) == -1) {
-            /* the user-namespace route: see lab.h */
-        }
+        if (lab->own_pidns_fd != -1)
+            setns(lab->own_pidns_fd, CLONE_NEWPID); /* fails on the user-namespace route: see lab.h */
     }
     close(lab->keeper_mnt_fd);
     lab->keeper_mnt_fd = -1;
@@ -563,18 +374,3 @@ enum lab_route lab_route(const struct lab *lab)
     return lab->route;
 }
 
-size_t lab_jobs(struct lab *lab, const struct lab_job **jobs)
-{
-    free(lab->job_view);
-    lab->job_view = calloc(lab->job_count + 1, sizeof *lab->job_view);
-    if (lab->job_view == NULL) {
-        *jobs = NULL;
-        return 0;
-    }
-    for (size_t i = 0; i < lab->job_count; i++) {
-        lab_job_reap(lab, &lab->jobs[i], 0);
-        lab->job_view[i] = lab->jobs[i].job;
-    }
-    *jobs = lab->job_view;
-    return lab->job_count;
-}

@@ -11,6 +11,24 @@
 #include <stdio.h>
 #include <string.h>
 
+/* What each step of a probe does, for the messages (lab_diagnose.c names the
+ * step a probe stopped at; the words are chosen here, with the explanation). */
+const char *lab_probe_step_name(enum lab_probe_step step)
+{
+    static const char *const names[] = {
+        [LAB_PROBE_OK] = "nothing",
+        [LAB_PROBE_USER_NS] = "creating a user namespace",
+        [LAB_PROBE_ID_MAP] = "mapping your user id in the user namespace",
+        [LAB_PROBE_MOUNT_NS] = "creating a mount namespace",
+        [LAB_PROBE_ROOT] = "building the lab's private root",
+        [LAB_PROBE_PID_NS] = "creating a PID namespace",
+        [LAB_PROBE_LAB_PROC] = "mounting the lab's procfs",
+        [LAB_PROBE_NESTED_PROC] = "mounting a procfs for a nested PID namespace",
+        [LAB_PROBE_CRASHED] = "the probe (it ended without a word)",
+    };
+    return step <= LAB_PROBE_CRASHED ? names[step] : "?";
+}
+
 #define DOCKER_FIX "docker run --cap-add SYS_ADMIN --security-opt seccomp=unconfined " \
                    "--security-opt apparmor=unconfined ... (or podman with the same options)"
 

@@ -14,9 +14,9 @@
 #define PIDNS_TUTOR_LAB_INTERNAL_H
 
 #include "lab/lab.h"
+#include "util/io.h"
 
 #include <limits.h>
-#include <dirent.h>
 #include <signal.h>
 #include <sys/types.h>
 
@@ -56,24 +56,55 @@ struct lab {
     char error[LAB_ERROR_MAX];
 };
 
-/* lab.c */
+/* The files of the lab call one way, each only those listed after it:
+ *   lab.c (open, keeper, close) -> lab_sweep.c (cleanup) -> lab_run.c (the
+ *   shell's side of commands and jobs) -> lab_runner.c (the runner process)
+ *   -> lab_util.c (a leaf); lab.c and lab_sweep.c also use lab_host.c (the
+ *   host's snapshot and the verdict), which uses lab_util.c only. */
+
+/* lab_util.c */
+#define LAB_STATUS_MAX (1 << 16) /* a /proc/PID/status text */
+#define LAB_SPARED_MAX 64
+
+/* The shell's own helpers in the lab (a pager, an output relay): children of
+ * the shell that are not runners, by lab PID. lab_cleanup() leaves them
+ * alone. */
+struct lab_spared {
+    pid_t lab_pid[LAB_SPARED_MAX];
+    size_t count;
+};
+
 int lab_set_error(struct lab *lab, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void lab_close_fds_from(int first);
-void lab_close_fds_except(const int *keep, size_t count);
 void lab_reset_signals(void);
-/* "PPid:" and the last "NSpid:" of a /proc/PID/status text; 0 or -1. */
-int lab_parse_ppid_nspid(const char *status, pid_t *ppid, pid_t *last_nspid);
+void lab_sleep_ms(int ms);
+struct procfs_status;
+/* The status of process `name` of the proc root open at proc_fd; 0 or -1. */
+int lab_read_status(int proc_fd, const char *name, struct procfs_status *st);
+/* Is process `name` of the proc root open at proc_fd in the PID namespace
+ * with inode ns_ino? */
+int lab_in_pid_namespace(int proc_fd, const char *name, ino_t ns_ino);
 /* Host PID of the child of `parent` (host PID) whose PID in the lab is
  * lab_pid; 0 when not found. */
 pid_t lab_host_pid_of(pid_t parent, pid_t lab_pid);
 /* Reaps the shell's children that died in the lab (zombies block the
  * keeper's exit and linger in the lab's /proc). */
 void lab_reap_dead_children(const struct lab *lab);
-/* Opens the lab's /proc directory (a new fd from lab_proc_fd). */
-DIR *lab_open_proc_dir(const struct lab *lab);
-/* Reads a whole file (at most max bytes) into a malloc'd string. */
-char *lab_read_file(int dirfd, const char *path, size_t max);
-char *lab_read_fd(int fd, size_t max);
+/* Does the lab's own /proc list its keeper (lab PID 1) and nothing else but
+ * the spared (may be NULL)? It lists the lab's processes only. */
+int lab_runs_keeper_alone(const struct lab *lab, const struct lab_spared *spared);
+int lab_is_spared(const struct lab_spared *spared, pid_t lab_pid);
+
+/* lab_host.c */
+/* Processes on the host that are still in the lab's PID namespace (or one
+ * below it) or in the keeper's mount namespace: writes one line each to
+ * report (may be NULL) and returns the count. */
+int lab_find_survivors(struct lab *lab, FILE *report);
+/* Compares the host's mount table and / with the snapshot taken at open. */
+int lab_host_differences(struct lab *lab, FILE *report);
+/* The mount table read from a mountinfo fd, one sorted line per mount. */
+char *lab_host_mount_table(int mountinfo_fd);
+/* The names in a directory, sorted, one a line. */
+char *lab_dir_listing(int dirfd);
 
 /* lab_run.c */
 struct lab_runner_spec {
@@ -97,19 +128,5 @@ struct lab_runner_message {
 /* The runner's life, in the child the shell forked: never returns. */
 void lab_runner_main(const struct lab *lab, const struct lab_runner_spec *spec, int status_fd,
                      int go_fd) __attribute__((noreturn));
-
-/* lab_sweep.c */
-/* Kills every process of the lab except the keeper, unmounts what was
- * mounted since open, removes what was made in its root. Writes one line per
- * thing removed to report. Returns the count, -1 on error. */
-int lab_sweep(struct lab *lab, FILE *report);
-/* Processes on the host that are still in the lab's PID namespace (or one
- * below it) or in the keeper's mount namespace: writes one line each to
- * report (may be NULL) and returns the count. */
-int lab_find_survivors(struct lab *lab, FILE *report);
-/* Compares the host's mount table and / with the snapshot taken at open. */
-int lab_host_differences(struct lab *lab, FILE *report);
-char *lab_host_mount_table(int mountinfo_fd);
-char *lab_dir_listing(int dirfd);
 
 #endif

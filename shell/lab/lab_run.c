@@ -82,7 +82,8 @@ static int spawn_runner(struct lab *lab, const struct lab_runner_spec *spec, str
     if (pipe2(status, O_CLOEXEC) == -1)
         return lab_set_error(lab, "pipe: %s", strerror(errno));
     if (pipe2(go, O_CLOEXEC) == -1) {
-        close(status[0]), close(status[1]);
+        close(status[0]);
+        close(status[1]);
         return lab_set_error(lab, "pipe: %s", strerror(errno));
     }
     fflush(NULL);
@@ -90,13 +91,15 @@ static int spawn_runner(struct lab *lab, const struct lab_runner_spec *spec, str
     if (pid == 0) {
         int keep[] = {0, 1, 2, status[1], go[0], lab->keeper_mnt_fd, lab->lab_proc_fd, spec->out_fd,
                       spec->err_fd, spec->pump_to_fd};
-        lab_close_fds_except(keep, sizeof keep / sizeof keep[0]);
+        io_close_fds_except(keep, sizeof keep / sizeof keep[0]);
         lab_runner_main(lab, spec, status[1], go[0]);
     }
     int saved = errno;
-    close(status[1]), close(go[0]);
+    close(status[1]);
+    close(go[0]);
     if (pid == -1) {
-        close(status[0]), close(go[1]);
+        close(status[0]);
+        close(go[1]);
         errno = saved;
         if (errno == ENOMEM && kill(lab->keeper, 0) == -1)
             return lab_set_error(lab, "the lab has ended (its init was killed): open a new one");
@@ -106,9 +109,7 @@ static int spawn_runner(struct lab *lab, const struct lab_runner_spec *spec, str
     *h = (struct runner_handle){pid, status[0], 0, 0};
     if (spec->use_tty)
         tcsetpgrp(0, pid);
-    if (write(go[1], "g", 1) != 1) {
-        /* the runner died already: its status says why */
-    }
+    io_write_all(go[1], "g", 1); /* fails if the runner died already: its status says why */
     close(go[1]);
     return 0;
 }
@@ -137,7 +138,8 @@ static int append(char **buf, size_t *len, size_t *cap, const char *data, size_t
         char *bigger = realloc(*buf, want);
         if (bigger == NULL)
             return -1;
-        *buf = bigger, *cap = want;
+        *buf = bigger;
+        *cap = want;
     }
     memcpy(*buf + *len, data, n);
     *len += n;
@@ -178,8 +180,10 @@ static int wait_runner(struct lab *lab, struct runner_handle *h, const struct si
             ssize_t n = read(cap->fd, buf, sizeof buf);
             if (n > 0 && append(&cap->text, &cap->len, &cap->cap, buf, (size_t)n) == -1)
                 return lab_set_error(lab, "out of memory");
-            if (n == 0 || (n == -1 && errno != EINTR))
-                close(cap->fd), cap->fd = -1;
+            if (n == 0 || (n == -1 && errno != EINTR)) {
+                close(cap->fd);
+                cap->fd = -1;
+            }
         }
     }
     int status;
@@ -260,7 +264,8 @@ static int add_job(struct lab *lab, const char *command_line, const struct runne
         struct lab_job_slot *bigger = realloc(lab->jobs, want * sizeof *bigger);
         if (bigger == NULL)
             return -1;
-        lab->jobs = bigger, lab->job_capacity = want;
+        lab->jobs = bigger;
+        lab->job_capacity = want;
     }
     struct lab_job_slot *slot = &lab->jobs[lab->job_count];
     slot->command = strdup(command_line);
@@ -315,4 +320,20 @@ int lab_job_reap(struct lab *lab, struct lab_job_slot *slot, int block)
         return 1;
     }
     return 0;
+}
+
+size_t lab_jobs(struct lab *lab, const struct lab_job **jobs)
+{
+    free(lab->job_view);
+    lab->job_view = calloc(lab->job_count + 1, sizeof *lab->job_view);
+    if (lab->job_view == NULL) {
+        *jobs = NULL;
+        return 0;
+    }
+    for (size_t i = 0; i < lab->job_count; i++) {
+        lab_job_reap(lab, &lab->jobs[i], 0);
+        lab->job_view[i] = lab->jobs[i].job;
+    }
+    *jobs = lab->job_view;
+    return lab->job_count;
 }

@@ -9,6 +9,7 @@
  * copying the output. It ends only when nothing it started is left.
  */
 #include "lab/lab_internal.h"
+#include "procfs/procfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -46,21 +47,7 @@ static double now(void)
 static void send_message(int fd, char kind, int value)
 {
     struct lab_runner_message m = {kind, value};
-    if (write(fd, &m, sizeof m) == -1) {
-        /* the shell stopped listening (a settled job): nothing to tell */
-    }
-}
-
-static void write_all(int fd, const char *buf, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, buf, len);
-        if (n == -1 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return; /* the reader is gone: keep draining, drop the output */
-        buf += n, len -= (size_t)n;
-    }
+    io_write_all(fd, &m, sizeof m); /* fails when the shell stopped listening (a settled job) */
 }
 
 /* Is the first word of a simple command line (no operators, redirections,
@@ -112,7 +99,7 @@ static void command_main(const struct lab *lab, const struct lab_runner_spec *sp
     if (in == -1 || out == -1 || err == -1 || dup2(in, 0) == -1 || dup2(out, 1) == -1 ||
         dup2(err, 2) == -1)
         _exit(127);
-    lab_close_fds_from(3);
+    io_close_fds_from(3);
     putenv(lab->path_env);
     if (spec->c_locale)
         setenv("LC_ALL", "C", 1);
@@ -125,37 +112,21 @@ static void command_main(const struct lab *lab, const struct lab_runner_spec *sp
     _exit(127);
 }
 
+static int kill_if_child(int proc_fd, pid_t pid, const char *name, void *arg)
+{
+    int *killed = arg;
+    struct procfs_status st;
+    if (lab_read_status(proc_fd, name, &st) == 0 && st.ppid == getpid() && kill(pid, SIGKILL) == 0)
+        (*killed)++;
+    return 0;
+}
+
 /* SIGKILLs every child of the runner (its subreaper role makes every
  * descendant outside nested namespaces one, sooner or later). */
-static int kill_children(int proc_fd, pid_t self)
+static int kill_children(int proc_fd)
 {
-    int dirfd = openat(proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *dir = dirfd != -1 ? fdopendir(dirfd) : NULL;
-    struct dirent *e;
     int killed = 0;
-
-    if (dir == NULL)
-        return dirfd != -1 ? (close(dirfd), 0) : 0;
-    while ((e = readdir(dir)) != NULL) {
-        char path[300], buf[512];
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
-        snprintf(path, sizeof path, "%s/stat", e->d_name);
-        int fd = openat(proc_fd, path, O_RDONLY | O_CLOEXEC);
-        ssize_t n = fd != -1 ? read(fd, buf, sizeof buf - 1) : -1;
-        if (fd != -1)
-            close(fd);
-        if (n <= 0)
-            continue;
-        buf[n] = '\0';
-        char *paren = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
-        char state;
-        int ppid;
-        if (paren != NULL && sscanf(paren + 1, " %c %d", &state, &ppid) == 2 && ppid == self &&
-            kill(atoi(e->d_name), SIGKILL) == 0)
-            killed++;
-    }
-    closedir(dir);
+    procfs_walk_pids(proc_fd, ".", kill_if_child, &killed);
     return killed;
 }
 
@@ -170,10 +141,9 @@ static void note_child_exit(struct runner_state *st, pid_t pid, int status)
 /* Kills and reaps everything below the runner, until it has no child left. */
 static void kill_everything(int proc_fd, struct runner_state *st)
 {
-    pid_t self = getpid();
     for (;;) {
         int status;
-        kill_children(proc_fd, self);
+        kill_children(proc_fd);
         pid_t pid = waitpid(-1, &status, 0);
         if (pid == -1 && errno == EINTR)
             continue;
@@ -217,7 +187,8 @@ static void pump_output(struct runner_state *st, int to_fd)
     char buf[8192];
     ssize_t n = read(st->pump_fd, buf, sizeof buf);
     if (n > 0) {
-        write_all(to_fd, buf, (size_t)n);
+        /* a reader gone: keep draining, drop the output */
+        io_write_all(to_fd, buf, (size_t)n);
         st->last_output = now();
     } else if (n == 0 || errno != EINTR) {
         close(st->pump_fd);

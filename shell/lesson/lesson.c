@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,7 +261,7 @@ int lesson_load_dir(const char *dir, struct lesson **lessons, size_t *count, cha
         rc = -1;
     }
     for (int i = 0; i < n; i++) {
-        char path[4096];
+        char path[PATH_MAX];
         if (rc == 0 &&
             snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name) >= (int)sizeof(path)) {
             snprintf(err, errlen, "%s: path too long", dir);

@@ -111,4 +111,13 @@ int lesson_block_output_matches(const struct lesson_block *expect, const char *o
  * blanks and runs of blanks ignored. Returns 1 on a match. */
 int lesson_answer_matches(const char *expected, const char *given);
 
+/* The tagged region TAG of a source text (named name in messages): the
+ * lines between those holding `tag::TAG[]` and `end::TAG[]`, or with tag NULL
+ * the whole text; lines holding any tag directive are left out, as
+ * asciidoctor does. Returns 0 with a malloc'd *code and the 1-based line of
+ * its first line (0 when empty), or -1 with the reason in why. The one
+ * reader of tagged regions: lessons' includes and the `source` command. */
+int lesson_include_text(const char *text, const char *name, const char *tag, char **code,
+                        int *first_line, char *why, size_t whylen);
+
 #endif

@@ -192,6 +192,18 @@ static int lb_add_hint(struct lp *p, struct lesson_block *b, size_t at, struct l
     return 0;
 }
 
+/* A paragraph of a compound block's text (its task or question), added to
+ * what it already has; stop_at_choice as for lp_read_paragraph. */
+static int lb_text_paragraph(struct lp *p, struct lesson_block *b, int stop_at_choice)
+{
+    char *para = NULL;
+    int rc = lp_read_paragraph(p, &para, stop_at_choice);
+    if (rc == 0 && para && lp_append(&b->text, "\n\n", para) == -1)
+        rc = lp_oom(p);
+    free(para);
+    return rc;
+}
+
 /* One item inside an exercise: task paragraph, [.check], [.solution], [.hint]. */
 static int lb_exercise_item(struct lp *p, struct lesson_block *b)
 {
@@ -202,12 +214,7 @@ static int lb_exercise_item(struct lp *p, struct lesson_block *b)
             return lp_fail(p, at,
                            "a delimited block inside an exercise needs a role: "
                            "[.check] or [.solution]");
-        char *para = NULL;
-        int rc = lp_read_paragraph(p, &para, 0);
-        if (rc == 0 && para && lp_append(&b->text, "\n\n", para) == -1)
-            rc = lp_oom(p);
-        free(para);
-        return rc;
+        return lb_text_paragraph(p, b, 0);
     }
     struct lp_attrs a;
     p->pos++;
@@ -249,13 +256,26 @@ static int lb_inside(struct lp *p, size_t cs, size_t ce, struct lesson_block *b,
     return rc;
 }
 
-static int lb_exercise(struct lp *p, struct lesson_step *step, size_t at)
+/* A compound block ([.exercise], [.predict], [.quiz]) of the given type:
+ * added to the step and filled item by item. NULL on error (said in p). */
+static struct lesson_block *lb_compound_block(struct lp *p, struct lesson_step *step, size_t at,
+                                              const char *what, enum lesson_block_type type,
+                                              int (*item)(struct lp *, struct lesson_block *))
 {
     size_t cs, ce;
-    if (lb_compound(p, "an [.exercise] block", &cs, &ce) == -1)
-        return -1;
-    struct lesson_block *b = lb_add(p, step, LESSON_EXERCISE, at);
-    if (!b || lb_inside(p, cs, ce, b, lb_exercise_item) == -1)
+    if (lb_compound(p, what, &cs, &ce) == -1)
+        return NULL;
+    struct lesson_block *b = lb_add(p, step, type, at);
+    if (!b || lb_inside(p, cs, ce, b, item) == -1)
+        return NULL;
+    return b;
+}
+
+static int lb_exercise(struct lp *p, struct lesson_step *step, size_t at)
+{
+    struct lesson_block *b =
+        lb_compound_block(p, step, at, "an [.exercise] block", LESSON_EXERCISE, lb_exercise_item);
+    if (!b)
         return -1;
     if (!b->text)
         return lp_fail(p, at, "the exercise has no task: write what to do as a paragraph");
@@ -279,12 +299,7 @@ static int lb_predict_item(struct lp *p, struct lesson_block *b)
                            "[.answer] paragraph");
         if (b->answer)
             return lp_fail(p, at, "text after the [.answer] paragraph: put the question first");
-        char *para = NULL;
-        int rc = lp_read_paragraph(p, &para, 0);
-        if (rc == 0 && para && lp_append(&b->text, "\n\n", para) == -1)
-            rc = lp_oom(p);
-        free(para);
-        return rc;
+        return lb_text_paragraph(p, b, 0);
     }
     struct lp_attrs a;
     p->pos++;
@@ -301,11 +316,9 @@ static int lb_predict_item(struct lp *p, struct lesson_block *b)
 
 static int lb_predict(struct lp *p, struct lesson_step *step, size_t at)
 {
-    size_t cs, ce;
-    if (lb_compound(p, "a [.predict] block", &cs, &ce) == -1)
-        return -1;
-    struct lesson_block *b = lb_add(p, step, LESSON_PREDICT, at);
-    if (!b || lb_inside(p, cs, ce, b, lb_predict_item) == -1)
+    struct lesson_block *b =
+        lb_compound_block(p, step, at, "a [.predict] block", LESSON_PREDICT, lb_predict_item);
+    if (!b)
         return -1;
     if (!b->text)
         return lp_fail(p, at, "the [.predict] block has no question");
@@ -366,21 +379,14 @@ static int lb_quiz_item(struct lp *p, struct lesson_block *b)
         return lb_choice(p, b);
     if (lp_is_attribute_line(line) || lp_is_delimiter(line))
         return lp_fail(p, p->pos, "a quiz holds a question and choices, no other blocks");
-    char *para = NULL;
-    int rc = lp_read_paragraph(p, &para, 1);
-    if (rc == 0 && para && lp_append(&b->text, "\n\n", para) == -1)
-        rc = lp_oom(p);
-    free(para);
-    return rc;
+    return lb_text_paragraph(p, b, 1);
 }
 
 static int lb_quiz(struct lp *p, struct lesson_step *step, size_t at)
 {
-    size_t cs, ce;
-    if (lb_compound(p, "a [.quiz] block", &cs, &ce) == -1)
-        return -1;
-    struct lesson_block *b = lb_add(p, step, LESSON_QUIZ, at);
-    if (!b || lb_inside(p, cs, ce, b, lb_quiz_item) == -1)
+    struct lesson_block *b =
+        lb_compound_block(p, step, at, "a [.quiz] block", LESSON_QUIZ, lb_quiz_item);
+    if (!b)
         return -1;
     size_t right = 0;
     for (size_t i = 0; i < b->choice_count; i++)

@@ -6,9 +6,12 @@
  * out), so the terminal and the HTML handbook show the same lines, and a
  * missing file or tag is an error at load time, not a gap in a lesson.
  */
+#include "lesson/lesson.h"
 #include "lesson/lesson_internal.h"
+#include "util/io.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,38 +37,19 @@ int lesson_read_text_file(const char *path, char **text, char *why, size_t whyle
         close(fd);
         return -1;
     }
-    FILE *f = fdopen(fd, "r");
-    if (!f) {
-        snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno));
-        close(fd);
-        return -1;
-    }
-    /* A buffer of the file's size (a lesson is a few KiB; the 1 MiB cap is
-     * only a bound for what is not a text file), one byte more to see a
-     * file that is larger than it said. */
-    size_t cap = LESSON_MAX_FILE_BYTES;
-    if (st.st_size < (off_t)cap)
-        cap = (size_t)st.st_size + 1;
-    char *buf = malloc(cap + 1);
-    size_t n = buf ? fread(buf, 1, cap + 1, f) : 0;
-    if (buf && n > cap && cap < LESSON_MAX_FILE_BYTES) { /* it grew: read the rest */
-        char *bigger = realloc(buf, LESSON_MAX_FILE_BYTES + 2);
-        if (bigger)
-            n += fread(bigger + n, 1, LESSON_MAX_FILE_BYTES + 1 - n, f);
-        buf = bigger ? bigger : (free(buf), NULL);
-    }
-    int failed = !buf || ferror(f);
-    fclose(f);
-    if (failed || n > LESSON_MAX_FILE_BYTES || memchr(buf, '\0', n)) {
+    size_t n = 0;
+    char *buf = io_read_fd_len(fd, LESSON_MAX_FILE_BYTES, &n);
+    int saved = errno;
+    close(fd);
+    if (buf == NULL || memchr(buf, '\0', n)) {
         snprintf(why, whylen, "%s: %s", path,
-                 !buf                        ? "out of memory"
-                 : failed                    ? "read error"
-                 : n > LESSON_MAX_FILE_BYTES ? "larger than 1 MiB, not a text file?"
-                                             : "contains a NUL byte, not a text file");
+                 buf != NULL       ? "contains a NUL byte, not a text file"
+                 : saved == EFBIG  ? "larger than 1 MiB, not a text file?"
+                 : saved == ENOMEM ? "out of memory"
+                                   : "read error");
         free(buf);
         return -1;
     }
-    buf[n] = '\0';
     *text = buf;
     return 0;
 }
@@ -150,7 +134,11 @@ static int include_scan_text(const char *text, const char *tag, struct include_s
 {
     struct include_needles n;
     int lineno = 0;
-    if (include_needles_make(&n, tag) == -1) {
+    if (tag == NULL) { /* the whole text is the region */
+        s->open_line = 1;
+        s->closed = 0;
+        n.open_len = n.close_len = 0;
+    } else if (include_needles_make(&n, tag) == -1) {
         snprintf(why, whylen, "tag name too long: '%.40s...'", tag);
         return -1;
     }
@@ -159,14 +147,14 @@ static int include_scan_text(const char *text, const char *tag, struct include_s
         size_t len = nl ? (size_t)(nl - line) : strlen(line);
         lineno++;
         int colons = include_line_has_colons(line, len);
-        if (colons && include_line_has(line, len, n.open, n.open_len)) {
+        if (colons && tag != NULL && include_line_has(line, len, n.open, n.open_len)) {
             if (s->open_line) {
                 snprintf(why, whylen, "tag '%s' opens twice (lines %d and %d)", tag, s->open_line,
                          lineno);
                 return -1;
             }
             s->open_line = lineno;
-        } else if (colons && s->open_line && !s->closed &&
+        } else if (colons && tag != NULL && s->open_line && !s->closed &&
                    include_line_has(line, len, n.close, n.close_len)) {
             s->closed = 1;
         } else if (s->open_line && !s->closed && !(colons && include_line_is_directive(line, len))) {
@@ -182,34 +170,28 @@ static int include_scan_text(const char *text, const char *tag, struct include_s
     return 0;
 }
 
-int lesson_include_region(const char *base_dir, const char *target, const char *tag, char **code,
-                          int *first_line, char *why, size_t whylen)
+int lesson_include_text(const char *text, const char *name, const char *tag, char **code,
+                        int *first_line, char *why, size_t whylen)
 {
-    char path[4096];
-    char *text = NULL;
     struct include_scan s = {0};
     *code = NULL;
-    if (snprintf(path, sizeof(path), "%s/%s", base_dir, target) >= (int)sizeof(path)) {
-        snprintf(why, whylen, "include path too long");
-        return -1;
-    }
-    if (lesson_read_text_file(path, &text, why, whylen) == -1)
-        return -1;
     int rc = include_scan_text(text, tag, &s, why, whylen);
-    if (rc == 0 && !s.open_line) {
+    if (rc == 0 && tag != NULL && !s.open_line) {
         snprintf(why, whylen,
                  "tag '%s' not found in %s (mark the region with tag::%s[] and end::%s[])", tag,
-                 target, tag, tag);
+                 name, tag, tag);
         rc = -1;
-    } else if (rc == 0 && !s.closed) {
+    } else if (rc == 0 && tag != NULL && !s.closed) {
         snprintf(why, whylen, "tag '%s' opened at %s:%d is never closed with end::%s[]", tag,
-                 target, s.open_line, tag);
+                 name, s.open_line, tag);
         rc = -1;
-    } else if (rc == 0 && !s.code) {
-        snprintf(why, whylen, "tag '%s' in %s marks an empty region", tag, target);
+    } else if (rc == 0 && tag != NULL && !s.code) {
+        snprintf(why, whylen, "tag '%s' in %s marks an empty region", tag, name);
+        rc = -1;
+    } else if (rc == 0 && !s.code && (s.code = strdup("")) == NULL) {
+        snprintf(why, whylen, "out of memory");
         rc = -1;
     }
-    free(text);
     if (rc == -1) {
         free(s.code);
         return -1;
@@ -217,6 +199,23 @@ int lesson_include_region(const char *base_dir, const char *target, const char *
     *code = s.code;
     *first_line = s.first_line;
     return 0;
+}
+
+int lesson_include_region(const char *base_dir, const char *target, const char *tag, char **code,
+                          int *first_line, char *why, size_t whylen)
+{
+    char path[PATH_MAX];
+    char *text = NULL;
+    *code = NULL;
+    if (snprintf(path, sizeof(path), "%s/%s", base_dir, target) >= (int)sizeof(path)) {
+        snprintf(why, whylen, "include path too long");
+        return -1;
+    }
+    if (lesson_read_text_file(path, &text, why, whylen) == -1)
+        return -1;
+    int rc = lesson_include_text(text, target, tag, code, first_line, why, whylen);
+    free(text);
+    return rc;
 }
 
 char *lesson_display_path(const char *base_dir, const char *target)

@@ -95,8 +95,10 @@ int lp_append(char **dst, const char *sep, const char *text)
     char *bigger = realloc(*dst, old + add + 1);
     if (!bigger)
         return -1;
-    if (old)
-        strcpy(bigger + old, sep), old += strlen(sep);
+    if (old) {
+        strcpy(bigger + old, sep);
+        old += strlen(sep);
+    }
     strcpy(bigger + old, text);
     *dst = bigger;
     return 0;

@@ -7,6 +7,7 @@
  * the fixture files in tests/fixtures/proc/.
  */
 #include "procfs/procfs.h"
+#include "util/io.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -20,6 +21,8 @@
 
 /* A status file is a few KiB; anything bigger is not one. */
 #define PROCFS_STATUS_MAX 65536
+/* A mount table of many thousand mounts still fits. */
+#define PROCFS_MOUNTINFO_MAX (64 << 20)
 
 /* Reads a decimal number in [min, max] at *p, advancing *p past it. Leading
  * blanks are skipped (status uses tabs, some fixtures spaces). */
@@ -150,49 +153,9 @@ int procfs_parse_status(const char *text, struct procfs_status *out)
     return out->nspid[0] == out->pid ? 0 : -1;
 }
 
-/* Reads a whole small file relative to dirfd into a malloc'd string. */
-static char *read_small_file(int dirfd, const char *path, size_t max)
-{
-    int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
-    if (fd == -1)
-        return NULL;
-    size_t len = 0, cap = 4096;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        ssize_t n = read(fd, buf + len, cap - len - 1);
-        if (n == -1 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n == -1) {
-                free(buf);
-                buf = NULL;
-            }
-            break;
-        }
-        len += (size_t)n;
-        if (cap - len < 2) {
-            char *bigger = cap * 2 <= max ? realloc(buf, cap * 2) : NULL;
-            if (bigger == NULL) {
-                free(buf);
-                buf = NULL;
-                errno = cap * 2 <= max ? ENOMEM : EFBIG;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    int saved = errno;
-    close(fd);
-    if (buf != NULL)
-        buf[len] = '\0';
-    errno = saved;
-    return buf;
-}
-
 int procfs_read_status_at(int pid_dirfd, struct procfs_status *out)
 {
-    char *text = read_small_file(pid_dirfd, "status", PROCFS_STATUS_MAX);
+    char *text = io_read_file(pid_dirfd, "status", PROCFS_STATUS_MAX);
     if (text == NULL)
         return -1;
     int rc = procfs_parse_status(text, out);
@@ -283,15 +246,19 @@ static int pid_from_name(const char *name, pid_t *pid)
     return 0;
 }
 
-int procfs_list_pids(const char *proc_root, pid_t **pids, size_t *count)
+int procfs_walk_pids(int at_fd, const char *proc_root, procfs_pid_visitor visit, void *arg)
 {
-    DIR *dir = opendir(proc_root);
-    if (dir == NULL)
+    int fd = openat(at_fd, proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dir = fd != -1 ? fdopendir(fd) : NULL;
+    if (dir == NULL) {
+        int saved = errno;
+        if (fd != -1)
+            close(fd);
+        errno = saved;
         return -1;
-    size_t n = 0, cap = 64;
-    pid_t *list = malloc(cap * sizeof *list);
-    int saved = 0;
-    while (list != NULL) {
+    }
+    int rc = 0, saved = 0;
+    while (rc == 0) {
         pid_t pid;
         errno = 0;
         struct dirent *entry = readdir(dir);
@@ -299,31 +266,55 @@ int procfs_list_pids(const char *proc_root, pid_t **pids, size_t *count)
             saved = errno; /* 0 at the end of the directory */
             break;
         }
-        if (pid_from_name(entry->d_name, &pid) == -1)
-            continue;
-        if (n == cap) {
-            pid_t *bigger = realloc(list, 2 * cap * sizeof *list);
-            if (bigger == NULL) {
-                free(list);
-                list = NULL;
-                break;
-            }
-            list = bigger;
-            cap *= 2;
-        }
-        list[n++] = pid;
+        if (pid_from_name(entry->d_name, &pid) == 0)
+            rc = visit(dirfd(dir), pid, entry->d_name, arg);
     }
-    if (list == NULL)
-        saved = ENOMEM;
     closedir(dir);
-    if (list == NULL || saved != 0) {
-        free(list);
+    if (rc == 0 && saved != 0) {
         errno = saved;
         return -1;
     }
-    qsort(list, n, sizeof *list, compare_pids);
-    *pids = list;
-    *count = n;
+    return rc;
+}
+
+struct pid_list {
+    pid_t *pids;
+    size_t count, cap;
+};
+
+static int add_pid(int proc_fd, pid_t pid, const char *name, void *arg)
+{
+    struct pid_list *list = arg;
+    (void)proc_fd;
+    (void)name;
+    if (list->count == list->cap) {
+        size_t cap = list->cap ? 2 * list->cap : 64;
+        pid_t *bigger = realloc(list->pids, cap * sizeof *bigger);
+        if (bigger == NULL) {
+            errno = ENOMEM;
+            return -1;
+        }
+        list->pids = bigger;
+        list->cap = cap;
+    }
+    list->pids[list->count++] = pid;
+    return 0;
+}
+
+int procfs_list_pids(const char *proc_root, pid_t **pids, size_t *count)
+{
+    struct pid_list list = {NULL, 0, 0};
+    if (procfs_walk_pids(AT_FDCWD, proc_root, add_pid, &list) != 0) {
+        int saved = errno;
+        free(list.pids);
+        errno = saved;
+        return -1;
+    }
+    if (list.pids == NULL && (list.pids = malloc(sizeof *list.pids)) == NULL)
+        return -1;
+    qsort(list.pids, list.count, sizeof *list.pids, compare_pids);
+    *pids = list.pids;
+    *count = list.count;
     return 0;
 }
 
@@ -402,18 +393,13 @@ int procfs_parse_mountinfo_line(char *line, struct procfs_mount *out)
     return 0;
 }
 
-int procfs_read_mounts(const char *proc_root, pid_t pid, struct procfs_mount_table *table)
+int procfs_parse_mounts(char *text, struct procfs_mount_table *table)
 {
-    char path[PATH_MAX];
-    memset(table, 0, sizeof *table);
-    if (pid > 0)
-        snprintf(path, sizeof path, "%s/%d/mountinfo", proc_root, (int)pid);
-    else
-        snprintf(path, sizeof path, "%s/self/mountinfo", proc_root);
-    table->text = read_small_file(AT_FDCWD, path, 64 << 20);
-    if (table->text == NULL)
-        return -1;
     size_t cap = 0;
+    memset(table, 0, sizeof *table);
+    table->text = text;
+    if (text == NULL)
+        return -1;
     for (char *line = table->text, *next; *line != '\0'; line = next) {
         next = line + strcspn(line, "\n");
         if (*next == '\n')
@@ -432,6 +418,16 @@ int procfs_read_mounts(const char *proc_root, pid_t pid, struct procfs_mount_tab
             table->count++;
     }
     return 0;
+}
+
+int procfs_read_mounts(const char *proc_root, pid_t pid, struct procfs_mount_table *table)
+{
+    char path[PATH_MAX];
+    if (pid > 0)
+        snprintf(path, sizeof path, "%s/%d/mountinfo", proc_root, (int)pid);
+    else
+        snprintf(path, sizeof path, "%s/self/mountinfo", proc_root);
+    return procfs_parse_mounts(io_read_file(AT_FDCWD, path, PROCFS_MOUNTINFO_MAX), table);
 }
 
 void procfs_mounts_free(struct procfs_mount_table *table)

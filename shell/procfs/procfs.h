@@ -38,6 +38,15 @@ int procfs_parse_ns_link(const char *link, char *type, size_t typelen, unsigned 
 /* readlink PROC_ROOT/PID/ns/NAME into buf. Returns 0 or -1 (errno set). */
 int procfs_read_ns_link(const char *proc_root, pid_t pid, const char *name, char *buf, size_t len);
 
+/* The one walk over the processes of a proc root: calls visit for each PID
+ * entry of proc_root (opened relative to dirfd: AT_FDCWD and "/proc", or the
+ * lab's procfs fd and "."), in directory order, with an fd of that directory
+ * (for paths relative to it, built from name) and the entry's name, until
+ * visit returns non-zero. Returns what visit returned, 0 after the last
+ * entry, or -1 with errno when the directory cannot be read. */
+typedef int (*procfs_pid_visitor)(int proc_fd, pid_t pid, const char *name, void *arg);
+int procfs_walk_pids(int dirfd, const char *proc_root, procfs_pid_visitor visit, void *arg);
+
 /* The numeric entries of proc_root, sorted ascending. Caller frees *pids. */
 int procfs_list_pids(const char *proc_root, pid_t **pids, size_t *count);
 
@@ -58,6 +67,10 @@ struct procfs_mount_table {
     size_t count;
 };
 int procfs_read_mounts(const char *proc_root, pid_t pid, struct procfs_mount_table *table);
+/* The same from a mountinfo text already read (malloc'd; the table owns it,
+ * and frees it on failure too). Returns 0, or -1 when text is NULL or memory
+ * runs out. */
+int procfs_parse_mounts(char *text, struct procfs_mount_table *table);
 void procfs_mounts_free(struct procfs_mount_table *table);
 
 /* The namespace links of a process (PROC_ROOT/PID/ns/ *), sorted by name as

@@ -8,6 +8,7 @@
 #include "procfs/procfs.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <linux/nsfs.h>
 #include <stdio.h>
@@ -218,7 +219,7 @@ static int walk_up(int ns_fd, const struct procfs_status *status, unsigned long 
 static int read_one(const char *proc_root, pid_t pid, unsigned long long root_inode,
                     struct procfs_status *status, unsigned long long *chain, size_t *len)
 {
-    char path[4096];
+    char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%d", proc_root, (int)pid);
     int dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     int ns_fd = -1, rc = -1;
@@ -292,7 +293,7 @@ int procfs_read_tree(const char *proc_root, struct procfs_tree *tree)
 int procfs_read_pidns_ancestry(const char *proc_root, pid_t pid, unsigned long long *chain,
                                size_t max, size_t *len)
 {
-    char path[4096];
+    char path[PATH_MAX];
     *len = 0;
     if (snprintf(path, sizeof path, "%s/%d/ns/pid", proc_root, (int)pid) >= (int)sizeof path) {
         errno = ENAMETOOLONG;

@@ -2,6 +2,7 @@
  * See tee.h.
  */
 #include "render/tee.h"
+#include "util/io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,19 +37,6 @@ struct relay {
 
 static pid_t relays[TEE_RELAYS_MAX]; /* started, not yet reaped */
 
-static void write_all(int fd, const char *s, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, s, len);
-        if (n <= 0 && errno != EINTR)
-            return;
-        if (n > 0) {
-            s += n;
-            len -= (size_t)n;
-        }
-    }
-}
-
 /* Shows one piece of a line (a whole line, or what there is when output
  * pauses mid-line) highlighted. */
 static void show(const struct render *r, const char *text, size_t len)
@@ -56,7 +44,7 @@ static void show(const struct render *r, const char *text, size_t len)
     char *copy = strndup(text, len);
     char *lit = copy != NULL ? render_highlight(r, copy) : NULL;
 
-    write_all(STDOUT_FILENO, lit != NULL ? lit : text, lit != NULL ? strlen(lit) : len);
+    io_write_all(STDOUT_FILENO, lit != NULL ? lit : text, lit != NULL ? strlen(lit) : len);
     free(lit);
     free(copy);
 }
@@ -120,7 +108,7 @@ static void relay_main(const struct render *r, int data, int control, int captur
             if (open_data)
                 open_data = drain(&t, data);
             flush_partial(&t);
-            write_all(capture, t.capture != NULL ? t.capture : "", t.capture_len);
+            io_write_all(capture, t.capture != NULL ? t.capture : "", t.capture_len);
             close(capture);
             close(control);
             control = -1;
@@ -128,27 +116,6 @@ static void relay_main(const struct render *r, int data, int control, int captur
     }
     flush_partial(&t);
     _exit(0);
-}
-
-/* The relay keeps only its own pipes, stdout and stderr: a stray copy of
- * one of the lab's pipes would keep it from seeing an end of file. */
-static void close_other_fds(int a, int b, int c)
-{
-    int keep[3] = {a, b, c};
-    for (int i = 0; i < 3; i++) /* sort the three */
-        for (int j = i + 1; j < 3; j++)
-            if (keep[j] < keep[i]) {
-                int x = keep[i];
-                keep[i] = keep[j];
-                keep[j] = x;
-            }
-    unsigned from = 3;
-    for (int i = 0; i < 3; i++) {
-        if ((unsigned)keep[i] > from)
-            close_range(from, (unsigned)keep[i] - 1, 0);
-        from = (unsigned)keep[i] + 1;
-    }
-    close_range(from, ~0U, 0);
 }
 
 /* A free slot for a relay, or -1: every relay must be known, to be reaped. */
@@ -174,11 +141,17 @@ struct tee *tee_start(const struct render *r)
         return NULL;
     }
     if (pipe2(control, O_CLOEXEC) == -1) {
-        close(data[0]), close(data[1]), free(t);
+        close(data[0]);
+        close(data[1]);
+        free(t);
         return NULL;
     }
     if (pipe2(capture, O_CLOEXEC) == -1) {
-        close(data[0]), close(data[1]), close(control[0]), close(control[1]), free(t);
+        close(data[0]);
+        close(data[1]);
+        close(control[0]);
+        close(control[1]);
+        free(t);
         return NULL;
     }
     fflush(NULL);
@@ -188,7 +161,8 @@ struct tee *tee_start(const struct render *r)
         prctl(PR_SET_NAME, "tutor-output");
         signal(SIGINT, SIG_IGN); /* Ctrl-C is for the command, not for its output */
         signal(SIGPIPE, SIG_DFL);
-        close_other_fds(data[0], control[0], capture[1]);
+        int keep[] = {0, 1, 2, data[0], control[0], capture[1]};
+        io_close_fds_except(keep, sizeof keep / sizeof keep[0]);
         free(t); /* the shell's handle: the relay has its own state */
         relay_main(r, data[0], control[0], capture[1]);
     }
@@ -199,7 +173,10 @@ struct tee *tee_start(const struct render *r)
     t->control_w = control[1];
     t->capture_r = capture[0];
     if (t->pid == -1) {
-        close(t->data_w), close(t->control_w), close(t->capture_r), free(t);
+        close(t->data_w);
+        close(t->control_w);
+        close(t->capture_r);
+        free(t);
         return NULL;
     }
     relays[slot] = t->pid;
@@ -241,7 +218,7 @@ char *tee_finish(struct tee *t, int ended)
     ssize_t n;
 
     close(t->data_w);
-    write_all(t->control_w, "c", 1);
+    io_write_all(t->control_w, "c", 1);
     close(t->control_w);
     while ((n = read(t->capture_r, buf, sizeof buf)) != 0) {
         if (n == -1 && errno == EINTR)

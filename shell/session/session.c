@@ -17,9 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char history_path[4300];
-static char start_dir[PATH_MAX];
-
 /* exe_known: whether /proc/self/exe told where we are; without it the
  * lessons' path is a guess, and a warning about it would only mislead (the
  * lab then says what is really missing). */
@@ -72,10 +69,11 @@ int session_open(struct shell *sh, const struct session_options *o)
     sh->lesson_index = -1;
     shell_find_dirs(&sh->dirs, exe, o->lessons_dir);
     progress_open(&sh->progress, NULL, stderr);
-    if (sh->progress.writable)
-        snprintf(history_path, sizeof history_path, "%s/history", sh->progress.dir);
-    if (getcwd(start_dir, sizeof start_dir) == NULL)
-        start_dir[0] = '\0';
+    if (sh->progress.writable && snprintf(sh->history_path, sizeof sh->history_path, "%s/history",
+                                          sh->progress.dir) >= (int)sizeof sh->history_path)
+        sh->history_path[0] = '\0';
+    if (getcwd(sh->start_dir, sizeof sh->start_dir) == NULL)
+        sh->start_dir[0] = '\0';
     struct lab_config config = {sh->dirs.examples, o->user_namespace, 0};
     sh->lab = lab_open(&config, err, sizeof err);
     if (sh->lab == NULL) {
@@ -86,8 +84,8 @@ int session_open(struct shell *sh, const struct session_options *o)
         return -1;
     }
     /* Relative paths (export FILE, completion) mean what they meant at start. */
-    if (start_dir[0] != '\0' && chdir(start_dir) == -1)
-        shell_warn(sh, "cannot return to %s: %s", start_dir, strerror(errno));
+    if (sh->start_dir[0] != '\0' && chdir(sh->start_dir) == -1)
+        shell_warn(sh, "cannot return to %s: %s", sh->start_dir, strerror(errno));
     /* Lessons are read once the lab is built: the lab's processes are forked
      * from ours, and a smaller memory to copy makes start-up about 3 ms (a
      * fifth) faster. A malformed lesson still ends the start, lab closed. */
@@ -150,7 +148,7 @@ static void refresh_width(struct shell *sh)
 int session_run(struct shell *sh, const struct session_options *o)
 {
     struct lineedit_config le = {sh->interactive,
-                                 history_path[0] ? history_path : NULL,
+                                 sh->history_path[0] ? sh->history_path : NULL,
                                  COMMAND_LINE_MAX,
                                  sh,
                                  complete,

@@ -6,6 +6,7 @@
  *     lesson 01-new-namespace step 4 done 1 checked 8
  */
 #include "tutor/progress.h"
+#include "util/io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* A progress file is a line per lesson: a megabyte is not one. */
+#define PROGRESS_FILE_MAX (1 << 20)
 
 /* Under sudo (root, with SUDO_UID set) the files belong to the invoking
  * user, and live in their home rather than root's. */
@@ -70,10 +74,12 @@ void progress_own(const struct progress *p, const char *path)
 /* mkdir -p, giving each directory it creates to the invoking user. */
 static int make_dirs(const struct progress *p, const char *dir)
 {
-    char path[4096];
+    char path[PATH_MAX];
 
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
-        return errno = ENAMETOOLONG, -1;
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
     for (char *s = path + 1;; s++) {
         if (*s != '/' && *s != '\0')
             continue;
@@ -90,35 +96,6 @@ static int make_dirs(const struct progress *p, const char *dir)
     return access(dir, W_OK | X_OK);
 }
 
-static char *read_small_file(const char *path)
-{
-    FILE *f = fopen(path, "re");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    while (text != NULL) {
-        size_t n = fread(text + len, 1, cap - len - 1, f);
-        len += n;
-        if (n == 0 || len > (1u << 20))
-            break;
-        if (len + 1 == cap) {
-            char *bigger = realloc(text, cap * 2);
-            if (bigger == NULL) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = bigger;
-            cap *= 2;
-        }
-    }
-    if (text != NULL)
-        text[len] = '\0';
-    fclose(f);
-    return text;
-}
-
 void progress_open(struct progress *p, const char *dir, FILE *warn)
 {
     memset(p, 0, sizeof *p);
@@ -131,8 +108,10 @@ void progress_open(struct progress *p, const char *dir, FILE *warn)
                           "progress and history are kept for this session only\n");
         return;
     }
-    snprintf(p->path, sizeof p->path, "%s/progress", p->dir);
-    if (make_dirs(p, p->dir) == -1) {
+    int too_long = snprintf(p->path, sizeof p->path, "%s/progress", p->dir) >= (int)sizeof p->path;
+    if (too_long)
+        errno = ENAMETOOLONG;
+    if (too_long || make_dirs(p, p->dir) == -1) {
         if (warn != NULL)
             fprintf(warn,
                     "pidns-tutor: warning: cannot write %s: %s: progress and history "
@@ -142,7 +121,7 @@ void progress_open(struct progress *p, const char *dir, FILE *warn)
         return;
     }
     p->writable = 1;
-    char *text = read_small_file(p->path);
+    char *text = io_read_file(AT_FDCWD, p->path, PROGRESS_FILE_MAX);
     if (text != NULL) {
         int skipped = progress_parse(p, text);
         if (skipped > 0 && warn != NULL)
@@ -231,7 +210,7 @@ int progress_parse(struct progress *p, const char *text)
     return skipped;
 }
 
-static int write_all(int fd, const struct progress *p)
+static int write_progress(int fd, const struct progress *p)
 {
     FILE *f = fdopen(fd, "w");
     if (f == NULL) {
@@ -250,13 +229,16 @@ static int write_all(int fd, const struct progress *p)
 
 int progress_save(struct progress *p, FILE *warn)
 {
-    char tmp[4300];
+    char tmp[PATH_MAX];
 
     if (!p->writable)
         return -1;
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", p->path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd == -1 || write_all(fd, p) == -1 || rename(tmp, p->path) == -1) {
+    int fd = -1;
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", p->path, (long)getpid()) >= (int)sizeof tmp)
+        errno = ENAMETOOLONG;
+    else
+        fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd == -1 || write_progress(fd, p) == -1 || rename(tmp, p->path) == -1) {
         int saved = errno;
         if (fd != -1)
             unlink(tmp);

@@ -8,6 +8,7 @@
 #ifndef PIDNS_TUTOR_PROGRESS_H
 #define PIDNS_TUTOR_PROGRESS_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -22,8 +23,8 @@ struct progress_entry {
 };
 
 struct progress {
-    char dir[4096];   /* the state directory ("" if none) */
-    char path[4200];  /* dir/progress */
+    char dir[PATH_MAX];  /* the state directory ("" if none) */
+    char path[PATH_MAX]; /* dir/progress */
     int writable;     /* 0 after a failure: warn once, keep going */
     int change_owner; /* under sudo: chown new files to owner */
     uid_t owner_uid;

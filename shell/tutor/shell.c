@@ -20,7 +20,7 @@
 #define PIDNS_TUTOR_LIBEXECDIR "/usr/local/libexec/pidns-tutor"
 #endif
 
-volatile int shell_interrupted;
+volatile sig_atomic_t shell_interrupted;
 
 static void message(const struct shell *sh, const char *kind, const char *fmt, va_list ap)
 {
@@ -89,11 +89,16 @@ void shell_find_dirs(struct shell_dirs *dirs, const char *exe, const char *lesso
     slash = strrchr(bindir, '/');
     if (slash != NULL)
         *slash = '\0';
-    snprintf(dirs->examples, sizeof dirs->examples, "%s/examples", bindir);
-    if (slash != NULL && is_dir(dirs->examples) && find_source_tree(bindir, src, sizeof src) == 0) {
-        snprintf(dirs->lessons, sizeof dirs->lessons, "%s/lessons", src);
-        snprintf(dirs->example_src, sizeof dirs->example_src, "%s/examples", src);
-    } else {
+    /* A path too long to hold is no build tree: the installed paths then. */
+    int in_tree =
+        slash != NULL &&
+        snprintf(dirs->examples, sizeof dirs->examples, "%s/examples", bindir) <
+            (int)sizeof dirs->examples &&
+        is_dir(dirs->examples) && find_source_tree(bindir, src, sizeof src) == 0 &&
+        snprintf(dirs->lessons, sizeof dirs->lessons, "%s/lessons", src) < (int)sizeof dirs->lessons &&
+        snprintf(dirs->example_src, sizeof dirs->example_src, "%s/examples", src) <
+            (int)sizeof dirs->example_src;
+    if (!in_tree) {
         snprintf(dirs->examples, sizeof dirs->examples, "%s", PIDNS_TUTOR_LIBEXECDIR);
         snprintf(dirs->lessons, sizeof dirs->lessons, "%s/lessons", PIDNS_TUTOR_DATADIR);
         snprintf(dirs->example_src, sizeof dirs->example_src, "%s/examples", PIDNS_TUTOR_DATADIR);
@@ -115,10 +120,10 @@ char **shell_example_names(const struct shell *sh)
     struct dirent *e;
 
     while (list != NULL && d != NULL && (e = readdir(d)) != NULL) {
-        char path[4500];
-        if (e->d_name[0] == '.')
+        char path[PATH_MAX];
+        if (e->d_name[0] == '.' ||
+            snprintf(path, sizeof path, "%s/%s", sh->dirs.examples, e->d_name) >= (int)sizeof path)
             continue;
-        snprintf(path, sizeof path, "%s/%s", sh->dirs.examples, e->d_name);
         if (access(path, X_OK) != 0 || is_dir(path))
             continue;
         if (n == cap) {

@@ -5,6 +5,8 @@
 #ifndef PIDNS_TUTOR_SHELL_H
 #define PIDNS_TUTOR_SHELL_H
 
+#include <limits.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -14,14 +16,15 @@
 struct lab;
 struct lesson;
 
-/* What a command handler returns. */
-enum shell_result { SHELL_OK = 0, SHELL_ERROR = 1, SHELL_EXIT = 2 };
+/* What a command handler returns. SHELL_USAGE: the arguments are wrong;
+ * dispatch prints the command's usage and makes it SHELL_ERROR. */
+enum shell_result { SHELL_OK = 0, SHELL_ERROR = 1, SHELL_EXIT = 2, SHELL_USAGE = 3 };
 
 /* Where the shell finds what it needs (see shell_find_dirs). */
 struct shell_dirs {
-    char lessons[4200];     /* lessons/NN-name.adoc */
-    char examples[4200];    /* built example programs */
-    char example_src[4200]; /* examples/NAME.c, for `source` */
+    char lessons[PATH_MAX];     /* lessons/NN-name.adoc */
+    char examples[PATH_MAX];    /* built example programs */
+    char example_src[PATH_MAX]; /* examples/NAME.c, for `source` */
 };
 
 struct shell {
@@ -39,6 +42,8 @@ struct shell {
     int lesson_finished; /* the current lesson's last step was passed */
     int hint_counter;    /* `hint` asked again: the next applicable hint */
     struct progress progress;
+    char history_path[PATH_MAX]; /* the line editor's history ("" for none) */
+    char start_dir[PATH_MAX];    /* where relative paths point ("" if unknown) */
     /* Reads a line the learner types in answer to a question (predict,
      * quiz, confirmation); NULL at end of input. Set by main. */
     char *(*ask)(struct shell *sh, const char *prompt);
@@ -63,7 +68,7 @@ void shell_free_list(char **list);
 
 /* Set by the SIGINT handler while no command of the lab runs: the step
  * runner stops at the next block. */
-extern volatile int shell_interrupted;
+extern volatile sig_atomic_t shell_interrupted;
 void shell_install_signals(void);
 
 #endif

@@ -5,6 +5,7 @@
 #include "lab_support.h"
 #include "lab/lab_internal.h"
 #include "lab/sandbox.h"
+#include "procfs/procfs.h"
 
 #include <sys/mount.h>
 
@@ -38,14 +39,14 @@ static int article_paths(void *arg)
     EXPECT(strstr(squeezed, cmd) != NULL, "ps in the lab shows the job and its child:\n%s", st);
     free(squeezed);
     snprintf(cmd, sizeof cmd, "/proc/%d/status", (int)jobs[0].pid);
-    text = lab_read_file(AT_FDCWD, cmd, 1 << 16);
+    text = io_read_file(AT_FDCWD, cmd, 1 << 16);
     snprintf(cmd, sizeof cmd, "\t%d\n", (int)jobs[0].lab_pid);
     EXPECT(text != NULL && strstr(text, "Name:\tpidns_init_slee") && strstr(text, cmd),
            "the shell-side PID %d is the example, NSpid ending in its lab PID", (int)jobs[0].pid);
     /* /proc in the lab is the lab's namespace, the examples' parent. */
     EXPECT(strcmp(lt_capture(lab, "cat /proc/1/comm", NULL), "lab-init\n") == 0, "PID 1 is the keeper");
     free(text);
-    text = lab_read_file(AT_FDCWD, lab_path(lab, "/proc2/1/status"), 1 << 16);
+    text = io_read_file(AT_FDCWD, lab_path(lab, "/proc2/1/status"), 1 << 16);
     EXPECT(text != NULL && strstr(text, "Name:\tsleep"), "lab_path() reaches the lab's /proc2");
 out:
     free(text);
@@ -156,7 +157,7 @@ static int cleanup_mid_run(void *arg)
     struct lab *lab = lt_open(0);
     EXPECT(lab != NULL && report != NULL, "a lab");
     snprintf(mountinfo, sizeof mountinfo, "/proc/%d/mountinfo", (int)lab_keeper_pid(lab));
-    mounts_before = lab_read_file(AT_FDCWD, mountinfo, 1 << 20);
+    mounts_before = io_read_file(AT_FDCWD, mountinfo, 1 << 20);
     char *root_before = strdup(lt_capture(lab, "ls -a /", NULL));
     for (int round = 0; round < 2; round++) {
         lt_nested_command(cmd, sizeof cmd, 2, 100);
@@ -176,12 +177,8 @@ static int cleanup_mid_run(void *arg)
             pause();
             _exit(0);
         }
-        char status_path[64];
-        pid_t ppid, relay_lab_pid = -1;
-        snprintf(status_path, sizeof status_path, "/proc/%d/status", (int)relay);
-        char *relay_status = lab_read_file(AT_FDCWD, status_path, 1 << 16);
-        EXPECT(relay_status && lab_parse_ppid_nspid(relay_status, &ppid, &relay_lab_pid) == 0, "a relay");
-        free(relay_status);
+        struct procfs_status relay_status = {.nspid_count = 1};
+        EXPECT(procfs_read_status("/proc", relay, &relay_status) == 0, "a relay");
         rewind(report);
         int removed = lab_cleanup(lab, report);
         int relay_alive = waitpid(relay, NULL, WNOHANG) == 0;
@@ -200,9 +197,10 @@ static int cleanup_mid_run(void *arg)
             EXPECT(strstr(report_text, want[i]) != NULL, "report says %s:\n%s", want[i], report_text);
         EXPECT(count_lines(report_text) == removed, "one line per thing:\n%s", report_text);
         /* As fresh as at open: only the keeper, its mounts, its root. */
-        EXPECT(lt_count_pids(lab_path(lab, "/proc"), relay_lab_pid) == 1, "only the keeper is left");
+        EXPECT(lt_count_pids(lab_path(lab, "/proc"), relay_status.nspid[relay_status.nspid_count - 1]) == 1,
+               "only the keeper is left");
         free(mounts_after);
-        mounts_after = lab_read_file(AT_FDCWD, mountinfo, 1 << 20);
+        mounts_after = io_read_file(AT_FDCWD, mountinfo, 1 << 20);
         EXPECT(mounts_before && mounts_after && strcmp(mounts_before, mounts_after) == 0,
                "the keeper's mounts are those of the start:\n%s", mounts_after);
         EXPECT(strcmp(lt_capture(lab, "ls -a /", NULL), root_before) == 0, "same / as at start");

@@ -39,7 +39,7 @@ static char *session_output(int as_nobody)
         return NULL;
     int status = lt_run_holder(article_session, &pipefd[1], as_nobody, 30);
     close(pipefd[1]);
-    char *text = lab_read_fd(pipefd[0], 1 << 16);
+    char *text = io_read_fd(pipefd[0], 1 << 16);
     close(pipefd[0]);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         free(text);
@@ -114,7 +114,7 @@ static char *run_outside(const char *command, int as_nobody)
         _exit(127);
     }
     close(pipefd[1]);
-    char *text = lab_read_fd(pipefd[0], 1 << 16);
+    char *text = io_read_fd(pipefd[0], 1 << 16);
     close(pipefd[0]);
     waitpid(pid, NULL, 0);
     return text;

@@ -338,15 +338,21 @@ static void test_source_shows_a_tagged_region_with_its_line_numbers(void **state
 {
     struct fixture *f = *state;
     int first;
-    char *code = source_extract("a\n// tag::x[]\nb\n// tag::y[]\nc\n// end::y[]\n// end::x[]\nd\n",
-                                "x", &first);
+    char *code, why[256];
+    assert_int_equal(lesson_include_text("a\n// tag::x[]\nb\n// tag::y[]\nc\n// end::y[]\n// end::x[]\nd\n",
+                                         "t.c", "x", &code, &first, why, sizeof why),
+                     0);
     assert_string_equal(code, "b\nc\n");
     assert_int_equal(first, 3);
     free(code);
-    code = source_extract("a\n// tag::x[]\nb\n// end::x[]\n", NULL, &first);
+    assert_int_equal(lesson_include_text("a\n// tag::x[]\nb\n// end::x[]\n", "t.c", NULL, &code,
+                                         &first, why, sizeof why),
+                     0);
     assert_string_equal(code, "a\nb\n");
     free(code);
-    assert_null(source_extract("a\nb\n", "missing", &first));
+    assert_int_equal(lesson_include_text("a\nb\n", "t.c", "missing", &code, &first, why, sizeof why),
+                     -1);
+    assert_null(code);
 
     assert_int_equal(run(f, "source hello:print"), SHELL_OK);
     const char *out = take_output(f);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *fixture(const char *name)
@@ -268,6 +269,61 @@ static void test_list_pids_only_numbers_sorted(void **state)
     assert_int_equal(errno, ENOENT);
 }
 
+struct walk_seen {
+    pid_t pids[16];
+    char names[16][16];
+    size_t count;
+    size_t stop_after; /* 0: never */
+};
+
+static int note_pid(int proc_fd, pid_t pid, const char *name, void *arg)
+{
+    struct walk_seen *seen = arg;
+    struct stat st;
+    /* proc_fd is the walked directory: the entry is there by its name */
+    assert_int_equal(fstatat(proc_fd, name, &st, 0), 0);
+    assert_true(seen->count < 16);
+    seen->pids[seen->count] = pid;
+    snprintf(seen->names[seen->count], sizeof seen->names[0], "%s", name);
+    seen->count++;
+    return seen->stop_after != 0 && seen->count == seen->stop_after ? 7 : 0;
+}
+
+static void test_walk_pids_visits_each_pid_entry_once(void **state)
+{
+    (void)state;
+    struct walk_seen seen = {.count = 0};
+    assert_int_equal(procfs_walk_pids(AT_FDCWD, fixture("root"), note_pid, &seen), 0);
+    /* 01, 1x, -5, self and the numbers above INT_MAX are no PIDs */
+    assert_int_equal(seen.count, 4);
+    int found = 0;
+    for (size_t i = 0; i < seen.count; i++) {
+        char expect[16];
+        snprintf(expect, sizeof expect, "%d", (int)seen.pids[i]);
+        assert_string_equal(seen.names[i], expect);
+        found |= seen.pids[i] == 1 ? 1 : seen.pids[i] == 7 ? 2 : seen.pids[i] == 42 ? 4 : 8;
+    }
+    assert_int_equal(found, 15);
+}
+
+static void test_walk_pids_stops_when_the_visitor_says(void **state)
+{
+    (void)state;
+    struct walk_seen seen = {.stop_after = 2};
+    assert_int_equal(procfs_walk_pids(AT_FDCWD, fixture("root"), note_pid, &seen), 7);
+    assert_int_equal(seen.count, 2);
+    /* relative to an open directory, as the lab walks its own procfs */
+    int fd = open(fixture("root"), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    assert_true(fd != -1);
+    seen = (struct walk_seen){.count = 0};
+    assert_int_equal(procfs_walk_pids(fd, ".", note_pid, &seen), 0);
+    assert_int_equal(seen.count, 4);
+    close(fd);
+    errno = 0;
+    assert_int_equal(procfs_walk_pids(AT_FDCWD, fixture("no-such-root"), note_pid, &seen), -1);
+    assert_int_equal(errno, ENOENT);
+}
+
 struct mount_want {
     unsigned id, parent;
     const char *point, *fstype, *source;
@@ -318,6 +374,22 @@ static void test_mountinfo_malformed_lines_rejected(void **state)
     }
     assert_int_equal(lines, 10);
     free(text);
+}
+
+static void test_parse_mounts_of_a_text_read_elsewhere(void **state)
+{
+    (void)state;
+    struct procfs_mount_table table;
+    /* the table owns the text: no free here */
+    assert_int_equal(procfs_parse_mounts(load("mountinfo-good"), &table), 0);
+    assert_int_equal(table.count, 8);
+    assert_string_equal(table.mounts[3].mount_point, "/mnt/my disk");
+    procfs_mounts_free(&table);
+    /* a malformed table keeps no line; a failed read is a failure */
+    assert_int_equal(procfs_parse_mounts(load("mountinfo-bad"), &table), 0);
+    assert_int_equal(table.count, 0);
+    procfs_mounts_free(&table);
+    assert_int_equal(procfs_parse_mounts(NULL, &table), -1);
 }
 
 static void test_read_mounts_of_a_process(void **state)
@@ -568,6 +640,9 @@ int main(void)
         cmocka_unit_test(test_tree_accepts_33_levels_and_old_kernels),
         cmocka_unit_test(test_format_tree_text),
         cmocka_unit_test(test_format_of_an_empty_tree),
+        cmocka_unit_test(test_walk_pids_visits_each_pid_entry_once),
+        cmocka_unit_test(test_walk_pids_stops_when_the_visitor_says),
+        cmocka_unit_test(test_parse_mounts_of_a_text_read_elsewhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

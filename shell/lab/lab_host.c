@@ -1,0 +1,227 @@
+/* lab_host.c: the host as lab_open() found it, and the verdict at
+ * lab_close(): are the host's mount table and / unchanged, and is no process
+ * left in the lab's namespaces? The snapshot is read through fds opened
+ * before the sandbox was entered (sandbox.h), so it is the host's own.
+ */
+#include "lab/lab_internal.h"
+#include "procfs/procfs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/nsfs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LAB_MOUNTINFO_MAX (1 << 22)
+
+static int cmp_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorts the lines of text in place (text keeps its newlines). */
+static char *sorted_lines(char **lines, size_t n)
+{
+    size_t total = 1;
+    qsort(lines, n, sizeof *lines, cmp_strings);
+    for (size_t i = 0; i < n; i++)
+        total += strlen(lines[i]) + 1;
+    char *out = malloc(total), *p = out;
+    if (out == NULL)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        p += sprintf(p, "%s\n", lines[i]);
+    *p = '\0';
+    return out;
+}
+
+char *lab_dir_listing(int dirfd)
+{
+    int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dir = fd != -1 ? fdopendir(fd) : NULL;
+    char **names = NULL, *out = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+
+    if (dir == NULL) {
+        if (fd != -1)
+            close(fd);
+        return NULL;
+    }
+    while ((e = readdir(dir)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (n == cap) {
+            char **bigger = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *names);
+            if (bigger == NULL)
+                goto done;
+            names = bigger;
+        }
+        if ((names[n] = strdup(e->d_name)) == NULL)
+            goto done;
+        n++;
+    }
+    out = sorted_lines(names, n);
+done:
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    closedir(dir);
+    return out;
+}
+
+/* One line per mount, "MOUNT_POINT (FSTYPE SOURCE)", sorted: what the
+ * verdict compares (mount ids change with every remount, so they are left
+ * out). */
+char *lab_host_mount_table(int mountinfo_fd)
+{
+    struct procfs_mount_table table;
+    if (lseek(mountinfo_fd, 0, SEEK_SET) == -1 ||
+        procfs_parse_mounts(io_read_fd(mountinfo_fd, LAB_MOUNTINFO_MAX), &table) == -1)
+        return NULL;
+    char **lines = calloc(table.count + 1, sizeof *lines), *out = NULL;
+    size_t n = 0;
+    for (; lines != NULL && n < table.count; n++) {
+        const struct procfs_mount *m = &table.mounts[n];
+        if (asprintf(&lines[n], "%s (%s %s)", m->mount_point, m->fstype, m->source) == -1)
+            break;
+    }
+    if (lines != NULL && n == table.count)
+        out = sorted_lines(lines, n);
+    for (size_t i = 0; lines != NULL && i < n; i++)
+        free(lines[i]);
+    free(lines);
+    procfs_mounts_free(&table);
+    return out;
+}
+
+/* --- the verdict ------------------------------------------------------ */
+
+static int same_namespace(int fd, const struct stat *target)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && st.st_ino == target->st_ino && st.st_dev == target->st_dev;
+}
+
+/* Is the PID namespace open on fd the lab's, or below it? */
+static int below_lab(int fd, const struct stat *lab_ns)
+{
+    int depth = 0;
+    while (fd != -1 && depth++ < 40) {
+        if (same_namespace(fd, lab_ns)) {
+            close(fd);
+            return 1;
+        }
+        int parent = ioctl(fd, NS_GET_PARENT);
+        close(fd);
+        fd = parent;
+    }
+    if (fd != -1)
+        close(fd);
+    return 0;
+}
+
+struct survivor_search {
+    const struct lab *lab;
+    struct stat lab_ns, own;
+    FILE *report;
+    int count;
+};
+
+/* Is process `name` still in the lab's mount namespace, or in its PID
+ * namespace or one below it? Every process of the host is looked at: paths
+ * relative to the open /proc, built without printf, keep that cheap. */
+static int note_survivor(int proc_fd, pid_t pid, const char *name, void *arg)
+{
+    struct survivor_search *s = arg;
+    char path[NAME_MAX + sizeof "/ns/mnt"];
+    struct stat st;
+    size_t len = strlen(name);
+    (void)pid;
+    memcpy(path, name, len);
+    memcpy(path + len, "/ns/mnt", sizeof "/ns/mnt");
+    int in_mnt = fstatat(proc_fd, path, &st, 0) == 0 && st.st_ino == s->lab->keeper_mnt_ino;
+    memcpy(path + len, "/ns/pid", sizeof "/ns/pid");
+    int in_pid = 0;
+    if (fstatat(proc_fd, path, &st, 0) == 0 && st.st_ino != s->own.st_ino)
+        in_pid = below_lab(openat(proc_fd, path, O_RDONLY | O_CLOEXEC), &s->lab_ns);
+    if (!in_mnt && !in_pid)
+        return 0;
+    s->count++;
+    if (s->report != NULL) {
+        memcpy(path + len, "/comm", sizeof "/comm");
+        char *comm = io_read_file(proc_fd, path, 256);
+        if (comm != NULL)
+            comm[strcspn(comm, "\n")] = '\0';
+        fprintf(s->report, "process %s (%s) survived the lab: it is in the lab's %s namespace\n",
+                name, comm ? comm : "?", in_pid ? "PID" : "mount");
+        free(comm);
+    }
+    return 0;
+}
+
+static int survivors_once(const struct lab *lab, FILE *report)
+{
+    struct survivor_search s = {.lab = lab, .report = report};
+    if (fstat(lab->lab_pidns_fd, &s.lab_ns) == -1 || stat("/proc/self/ns/pid", &s.own) == -1)
+        return 0;
+    procfs_walk_pids(AT_FDCWD, "/proc", note_survivor, &s);
+    return s.count;
+}
+
+int lab_find_survivors(struct lab *lab, FILE *report)
+{
+    /* Killed processes take a moment to exit: give them up to a second.
+     * The names are looked up (and reported) only for those still there. */
+    int count = survivors_once(lab, NULL);
+    for (int waited = 0; waited < 1000 && count > 0; waited += 10) {
+        lab_sleep_ms(10);
+        count = survivors_once(lab, NULL);
+    }
+    return count > 0 ? survivors_once(lab, report) : 0;
+}
+
+/* Writes the lines only in a ("-") or only in b ("+"); both sorted. */
+static int diff_sorted(char *a, char *b, const char *what, FILE *report)
+{
+    int count = 0;
+    char *sa, *sb;
+    char *la = a ? strtok_r(a, "\n", &sa) : NULL, *lb = b ? strtok_r(b, "\n", &sb) : NULL;
+    while (la != NULL || lb != NULL) {
+        int c = la == NULL ? 1 : lb == NULL ? -1 : strcmp(la, lb);
+        if (c != 0 && report != NULL)
+            fprintf(report, "host changed: %s %s: %s\n", c < 0 ? "gone from" : "new in", what,
+                    c < 0 ? la : lb);
+        count += c != 0;
+        if (c <= 0)
+            la = strtok_r(NULL, "\n", &sa);
+        if (c >= 0)
+            lb = strtok_r(NULL, "\n", &sb);
+    }
+    return count;
+}
+
+int lab_host_differences(struct lab *lab, FILE *report)
+{
+    char *mounts = lab_host_mount_table(lab->host_mountinfo_fd);
+    char *root = lab_dir_listing(lab->host_root_fd);
+    int count = 0;
+
+    if (mounts == NULL || root == NULL) {
+        if (report != NULL)
+            fprintf(report, "host not checked: reading its mount table and /: %s\n", strerror(errno));
+        count = 1;
+    } else {
+        count += diff_sorted(lab->host_mounts_at_open, mounts, "the mount table", report);
+        count += diff_sorted(lab->host_root_at_open, root, "/", report);
+    }
+    free(mounts);
+    free(root);
+    return count;
+}
