@@ -37,7 +37,7 @@ const char *lab_error(const struct lab *lab)
 }
 
 /* Steps the keeper reports when it cannot start. */
-enum keeper_step { KEEPER_OK, KEEPER_PARENT_GONE, KEEPER_MOUNT_NS, KEEPER_MOUNT_PROC };
+enum keeper_step { KEEPER_OK, KEEPER_PARENT_GONE, KEEPER_MOUNT_NS, KEEPER_PROTECT, KEEPER_MOUNT_PROC };
 struct keeper_report {
     int step;
     int error;
@@ -80,6 +80,12 @@ static void keeper_main(int ready_fd)
     io_close_fds_from(4);
     if (unshare(CLONE_NEWNS) == -1)
         keeper_fail(ready_fd, KEEPER_MOUNT_NS, errno);
+    /* The host's files, read-only for everything the lab runs; scratch
+     * tmpfs where programs expect to write. The shell itself stays in the
+     * sandbox's namespace, where the learner's progress file is written. */
+    char why[256];
+    if (sandbox_protect_host(0, why, sizeof why) == -1)
+        keeper_fail(ready_fd, KEEPER_PROTECT, errno);
     /* This procfs shows the mounter's namespace: the lab's. */
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
         keeper_fail(ready_fd, KEEPER_MOUNT_PROC, errno);
@@ -124,6 +130,7 @@ static int start_keeper(struct lab *lab)
     waitpid(lab->keeper, NULL, 0);
     lab->keeper = 0;
     const char *what = r.step == KEEPER_MOUNT_NS     ? "unshare(CLONE_NEWNS)"
+                       : r.step == KEEPER_PROTECT    ? "making the host's files read-only in the lab"
                        : r.step == KEEPER_MOUNT_PROC ? "mounting the lab's procfs at /proc"
                                                      : "starting the lab's init";
     return lab_set_error(lab, "%s: %s", what, r.error ? strerror(r.error) : "it ended early");
