@@ -351,6 +351,18 @@ int sandbox_protect_host(int flags, char *err, size_t errlen)
     if (done && setattr_rdonly("/", 0, 0) == -1)
         return fail(err, errlen, "keeping the lab's / writable");
     const char *home = getenv("HOME");
+    /* A home under /tmp is gone with the host's /tmp: made again, empty. */
+    if (home != NULL && home[0] == '/' && access(home, F_OK) == -1) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s", home);
+        for (char *s = path + 1; *s != '\0'; s++)
+            if (*s == '/') {
+                *s = '\0';
+                mkdir(path, 0755);
+                *s = '/';
+            }
+        mkdir(path, 0700);
+    }
     if (scratch("/tmp", "1777", err, errlen) == -1 || scratch("/var/tmp", "1777", err, errlen) == -1 ||
         scratch("/dev/shm", "1777", err, errlen) == -1 || scratch("/run", "0755", err, errlen) == -1 ||
         scratch(home, "0700", err, errlen) == -1)

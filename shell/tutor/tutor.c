@@ -157,6 +157,13 @@ int tutor_run_command(struct shell *sh, const char *command, int background, cha
         shell_error(sh, "could not run '%s' in the lab", command);
     } else if (out != NULL) {
         annotate(sh, out);
+        if (!sh->erofs_noted && strstr(out, "Read-only file system") != NULL) {
+            sh->erofs_noted = 1;
+            render_text(&sh->render, RENDER_NOTE,
+                        "(the host's files are read-only in the lab, so that nothing typed "
+                        "here can change them: write in /tmp, /var/tmp, your home or at / "
+                        "instead, which are the lab's own and vanish with it)");
+        }
     }
     if (output != NULL)
         *output = out;
