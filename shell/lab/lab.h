@@ -144,6 +144,9 @@ const char *lab_error(const struct lab *lab);
 
 /* The keeper's PID in the shell's namespace, and the route taken. */
 pid_t lab_keeper_pid(const struct lab *lab);
+/* Was this mount (an id of the keeper's mount table) made in the lab, rather
+ * than inherited from the host when the lab opened? */
+int lab_mount_is_new(const struct lab *lab, unsigned mount_id);
 enum lab_route lab_route(const struct lab *lab);
 
 #endif

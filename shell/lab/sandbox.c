@@ -340,9 +340,45 @@ static int scratch(const char *path, const char *mode, char *err, size_t errlen)
     return 0;
 }
 
-int sandbox_protect_host(int flags, char *err, size_t errlen)
+static void mkdir_parents(const char *dir, int and_itself, mode_t mode)
 {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *s = path + 1; *s != '\0'; s++)
+        if (*s == '/') {
+            *s = '\0';
+            mkdir(path, 0755);
+            *s = '/';
+        }
+    if (and_itself)
+        mkdir(path, mode);
+}
+
+#define SANDBOX_KEEP_MAX 4
+
+/* Binds back the kept directories that the scratch tmpfs hid, from fds
+ * opened before. The copies keep their mounts' read-only flag. */
+static int bind_back(const char *const *keep, const int *fds, char *err, size_t errlen)
+{
+    for (int i = 0; i < SANDBOX_KEEP_MAX && keep != NULL && keep[i] != NULL; i++) {
+        char from[64];
+        struct stat st;
+        if (fds[i] == -1 || stat(keep[i], &st) == 0)
+            continue;
+        mkdir_parents(keep[i], 1, 0755);
+        snprintf(from, sizeof from, "/proc/self/fd/%d", fds[i]);
+        if (mount(from, keep[i], "none", MS_BIND | MS_REC, NULL) == -1)
+            return fail(err, errlen, "keeping %s in sight", keep[i]);
+    }
+    return 0;
+}
+
+int sandbox_protect_host(int flags, const char *const *keep, char *err, size_t errlen)
+{
+    int fds[SANDBOX_KEEP_MAX] = {-1, -1, -1, -1};
     err[0] = '\0';
+    for (int i = 0; i < SANDBOX_KEEP_MAX && keep != NULL && keep[i] != NULL; i++)
+        fds[i] = keep[i][0] == '/' ? open(keep[i], O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
     /* On any failure of mount_setattr (ENOSYS before 5.12), one by one. */
     int done = !(flags & SANDBOX_PROTECT_NO_SETATTR) && setattr_rdonly("/", 1, 1) == 0;
     if (!done && remount_each_rdonly(err, errlen) == -1)
@@ -351,21 +387,17 @@ int sandbox_protect_host(int flags, char *err, size_t errlen)
     if (done && setattr_rdonly("/", 0, 0) == -1)
         return fail(err, errlen, "keeping the lab's / writable");
     const char *home = getenv("HOME");
-    /* A home under /tmp is gone with the host's /tmp: made again, empty. */
-    if (home != NULL && home[0] == '/' && access(home, F_OK) == -1) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s", home);
-        for (char *s = path + 1; *s != '\0'; s++)
-            if (*s == '/') {
-                *s = '\0';
-                mkdir(path, 0755);
-                *s = '/';
-            }
-        mkdir(path, 0700);
-    }
+    int rc = 0;
     if (scratch("/tmp", "1777", err, errlen) == -1 || scratch("/var/tmp", "1777", err, errlen) == -1 ||
-        scratch("/dev/shm", "1777", err, errlen) == -1 || scratch("/run", "0755", err, errlen) == -1 ||
-        scratch(home, "0700", err, errlen) == -1)
-        return -1;
-    return 0;
+        scratch("/dev/shm", "1777", err, errlen) == -1 || scratch("/run", "0755", err, errlen) == -1)
+        rc = -1;
+    /* A home under /tmp is gone with the host's /tmp: made again, empty. */
+    if (rc == 0 && home != NULL && home[0] == '/' && access(home, F_OK) == -1)
+        mkdir_parents(home, 1, 0700);
+    if (rc == 0 && (scratch(home, "0700", err, errlen) == -1 || bind_back(keep, fds, err, errlen) == -1))
+        rc = -1;
+    for (int i = 0; i < SANDBOX_KEEP_MAX; i++)
+        if (fds[i] != -1)
+            close(fds[i]);
+    return rc;
 }
