@@ -75,6 +75,12 @@ if su nobody -s /bin/sh -c "test -x '$abs_tutor' && test -w '$home/file'"; then
     check "as nobody: writes to the start directory refused" grep -q "Read-only file system" "$out"
     check "as nobody: home, start directory and /etc files byte-identical" same "$home/file" "$scratch/cwdfile" "$etcf"
     check "as nobody: host unchanged" grep -q "host unchanged" "$out"
+    # Every lesson still passes in the read-only lab as an ordinary user
+    # (lessons_auto_all.sh takes both routes as root).
+    abs_lessons=$(pwd)/lessons
+    su nobody -s /bin/sh -c "cd '$scratch' && env HOME='$home' XDG_STATE_HOME='$scratch/nstate' NO_COLOR=1 timeout -s KILL 300 '$abs_tutor' --auto all --lessons '$abs_lessons' </dev/null" >"$out" 2>&1
+    rc=$?
+    check "as nobody: --auto all passes in the read-only lab (status $rc)" sh -c "[ $rc -eq 0 ] && grep -q ', 0 failed' '$out' && grep -q 'host unchanged' '$out'"
 else
     echo "skip: nobody cannot reach $abs_tutor"
 fi
