@@ -252,7 +252,7 @@ static int close_unchanged(void *arg)
     EXPECT(lab_close(lab, report) == 0, "unchanged");
     EXPECT(lt_now() - t0 < 0.5, "closed in %.0f ms", (lt_now() - t0) * 1000);
     fflush(report);
-    EXPECT(strstr(text, "host unchanged\n") != NULL, "the verdict:\n%s", text);
+    EXPECT(strstr(text, "host unchanged by the lab\n") != NULL, "the verdict:\n%s", text);
 out:
     if (report != NULL)
         fclose(report);
@@ -329,7 +329,7 @@ static int close_changed(void *arg)
         EXPECT(strstr(text, "survived the lab") != NULL && strstr(text, "host unchanged") == NULL,
                "the leftover fails the verdict:\n%s", text);
     else
-        EXPECT(strstr(text, "host unchanged\n") != NULL, "the verdict:\n%s", text);
+        EXPECT(strstr(text, "host unchanged by the lab\n") != NULL, "the verdict:\n%s", text);
 out:
     if (leftover > 0) {
         kill(leftover, SIGKILL);
