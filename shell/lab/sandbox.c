@@ -381,15 +381,18 @@ int sandbox_protect_host(int flags, const char *const *keep, char *err, size_t e
         fds[i] = keep[i][0] == '/' ? open(keep[i], O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
     /* On any failure of mount_setattr (ENOSYS before 5.12), one by one. */
     int done = !(flags & SANDBOX_PROTECT_NO_SETATTR) && setattr_rdonly("/", 1, 1) == 0;
-    if (!done && remount_each_rdonly(err, errlen) == -1)
-        return -1;
-    /* The lab's own root, a tmpfs of ours, stays writable. */
-    if (done && setattr_rdonly("/", 0, 0) == -1)
-        return fail(err, errlen, "keeping the lab's / writable");
-    const char *home = getenv("HOME");
     int rc = 0;
-    if (scratch("/tmp", "1777", err, errlen) == -1 || scratch("/var/tmp", "1777", err, errlen) == -1 ||
-        scratch("/dev/shm", "1777", err, errlen) == -1 || scratch("/run", "0755", err, errlen) == -1)
+    if (!done && remount_each_rdonly(err, errlen) == -1)
+        rc = -1;
+    /* The lab's own root, a tmpfs of ours, stays writable. */
+    if (rc == 0 && done && setattr_rdonly("/", 0, 0) == -1)
+        rc = fail(err, errlen, "keeping the lab's / writable");
+    /* Not /run: /etc/resolv.conf often points into it, and nothing the
+     * lessons run writes there. */
+    const char *home = getenv("HOME");
+    if (rc == 0 && (scratch("/tmp", "1777", err, errlen) == -1 ||
+                    scratch("/var/tmp", "1777", err, errlen) == -1 ||
+                    scratch("/dev/shm", "1777", err, errlen) == -1))
         rc = -1;
     /* A home under /tmp is gone with the host's /tmp: made again, empty. */
     if (rc == 0 && home != NULL && home[0] == '/' && access(home, F_OK) == -1)

@@ -47,7 +47,7 @@ int sandbox_enter(int flags, struct sandbox_info *info, char *err, size_t errlen
 /* Makes every mount of the calling process's mount namespace read-only but /
  * (the sandbox's own tmpfs), recursively, with mount_setattr(2) where the
  * kernel has it (5.12) and one bind remount per mount before; then mounts
- * a fresh tmpfs on /tmp, /var/tmp, /dev/shm, /run and $HOME (those that are
+ * a fresh tmpfs on /tmp, /var/tmp, /dev/shm and $HOME (those that are
  * directories) as scratch space that dies with the namespace. The paths in
  * keep (NULL-ended, NULL entries skipped) that a scratch tmpfs would hide
  * are bound back, read-only, at the same place. Call it in a
