@@ -28,6 +28,7 @@ pidns_max_depth
 pidns_mini_init -q true
 pidns_orphan
 pidns_parents
+pidns_siginfo
 pidns_proc_mount true
 pidns_set_tid
 pidns_setns $$ true

@@ -150,6 +150,26 @@ static const struct beyond_case cases[] = {
      {"pidns_init_signals: unexpected argument 'extra'", "status=1"},
      {"init is PID"}},
 
+    /* pidns_siginfo; the kernel's side is asserted in test_pidns_semantics.c. */
+    {"siginfo_reports_each_sender_as_the_receiver_sees_it", 1, 0,
+     "pidns_siginfo; echo status=$?",
+     {"clone() returned ", ": the init's PID in the parent's namespace",
+      "[init ] kill(getpid(), SIGUSR1), the init to itself: si_pid = 1",
+      "[init ] sigqueue(1, SIGUSR1) from PID 2: si_pid = 2",
+      "[init ] SIGCHLD, PID 2 exited: si_pid = 2",
+      "[init ] kill(init, SIGUSR1) from the parent namespace: si_pid = 0",
+      "[parent] SIGCHLD, the init exited: si_pid = ", ", the PID clone() returned", "status=0"},
+     {"not the PID"}},
+    {"siginfo_as_nobody_in_a_user_namespace", 1, 1, "unshare -r pidns_siginfo; echo status=$?",
+     {"si_pid = 1", "si_pid = 2", "si_pid = 0", ", the PID clone() returned", "status=0"}},
+    {"siginfo_as_nobody_without_privilege_fails_in_one_line", 1, 1,
+     "pidns_siginfo; echo status=$?",
+     {"pidns_siginfo: clone(CLONE_NEWPID): Operation not permitted", "status=1"},
+     {"[init"}},
+    {"siginfo_rejects_arguments", 0, 0, "pidns_siginfo extra; echo status=$?",
+     {"pidns_siginfo: takes no arguments, not 'extra'", "status=1"},
+     {"clone()"}},
+
     /* pidns_mini_init */
     {"mini_init_reaps_orphans_and_returns_command_status", 1, 0,
      "pidns_mini_init sh -c 'o=$( (sleep 0.1 & echo $!) ); sleep 0.4;"
