@@ -136,9 +136,15 @@ static void makeOrphan(const char *label, pid_t subreaper)
 
 static int initMain(void *arg)
 {
-    (void)arg;
+    int *go = arg; /* the parent's pipe: EOF once it has printed its line */
+    char c;
+
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1) /* die with the program, on Ctrl-C too */
         err(EXIT_FAILURE, "prctl(PR_SET_PDEATHSIG)");
+    close(go[1]);
+    if (read(go[0], &c, 1) == -1) /* so our lines come after the parent's */
+        err(EXIT_FAILURE, "read go pipe");
+    close(go[0]);
     makeOrphan("[no subreaper]", 0);
 
     pid_t subreaper = forkOrExit();
@@ -160,7 +166,7 @@ static int initMain(void *arg)
 
 int main(int argc, char **argv)
 {
-    int status;
+    int status, go[2];
 
     if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
         printf("Usage: %s\nShow that an orphan in a PID namespace is adopted by the namespace's\n"
@@ -173,10 +179,14 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0); /* every line leaves at once, even into a pipe */
     /* Ctrl-C needs no handler: init dies with us (PR_SET_PDEATHSIG), and
      * with it, everything in its namespace. */
-    pid_t init = clone(initMain, stack + sizeof stack, CLONE_NEWPID | SIGCHLD, NULL);
+    if (pipe(go) == -1)
+        err(EXIT_FAILURE, "pipe");
+    pid_t init = clone(initMain, stack + sizeof stack, CLONE_NEWPID | SIGCHLD, go);
     if (init == -1) /* EPERM: needs CAP_SYS_ADMIN, as root or with unshare -r */
         err(EXIT_FAILURE, "clone(CLONE_NEWPID)");
     printf("init of the new namespace: PID 1 inside, PID %ld here\n", (long)init);
+    close(go[1]); /* init may start now */
+    close(go[0]);
     if (waitpid(init, &status, 0) == -1)
         err(EXIT_FAILURE, "waitpid init");
     return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILURE;
