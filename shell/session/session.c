@@ -130,9 +130,17 @@ static void greet(struct shell *sh)
                      ? "as root"
                      : "as an ordinary user, through a user namespace");
     int current = sh->progress.current[0] ? tutor_find_lesson(sh, sh->progress.current) : -1;
-    if (current >= 0)
-        render_textf(&sh->render, RENDER_PLAIN, "Welcome back: `lesson %d` resumes %s.",
+    if (current >= 0) {
+        /* One suggestion: where the learner left off. */
+        render_textf(&sh->render, RENDER_PLAIN,
+                     "Welcome back: `lesson %d` resumes %s; `lessons` lists them all, `help` "
+                     "every command.",
                      sh->lessons[current].number, sh->lessons[current].title);
+        return;
+    }
+    render_text(&sh->render, RENDER_PLAIN,
+                "The lessons follow Michael Kerrisk's LWN.net article \"Namespaces in operation, "
+                "part 3: PID namespaces\" (https://lwn.net/Articles/531419/).");
     render_text(&sh->render, RENDER_PLAIN,
                 "Type `lessons` to see the lessons, `lesson 1` to "
                 "begin, `help` for every command.");
