@@ -4,6 +4,7 @@
  */
 #include "cmd/commands.h"
 #include "cmd/cmd.h"
+#include "lab/lab.h"
 #include "util/list.h"
 
 #include <stdlib.h>
@@ -376,14 +377,40 @@ int command_usage(const struct shell *sh, const struct command *cmd)
     return SHELL_ERROR;
 }
 
-static int unknown_command(const struct shell *sh, const char *name)
+static int is_example(const struct shell *sh, const char *name)
+{
+    char **names = shell_example_names(sh);
+    int found = 0;
+    for (size_t i = 0; names[i] != NULL && !found; i++)
+        found = strcmp(names[i], name) == 0;
+    shell_free_list(names);
+    return found;
+}
+
+/* line: the whole line typed (NULL when only a name is known). An example
+ * or a program of the lab's PATH typed alone gets the line it takes to run
+ * it; anything else the closest command. */
+static int unknown_command(const struct shell *sh, const char *name, const char *line)
 {
     const struct command *close = command_closest(name);
-    char shown[40];
+    char shown[40], typed[100];
 
     /* Show only a readable, bounded part of what was typed. */
     snprintf(shown, sizeof shown, "%s", name);
-    if (close != NULL)
+    if (line != NULL) {
+        size_t len = strlen(line);
+        while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+            len--;
+        snprintf(typed, sizeof typed, "%.*s%s", (int)(len < 80 ? len : 80), line,
+                 len > 80 ? "..." : "");
+    }
+    if (line != NULL && is_example(sh, name))
+        shell_error(sh, "unknown command '%s': did you mean `run %s`? (type help for the list)",
+                    shown, typed);
+    else if (line != NULL && sh->lab != NULL && strlen(name) < 64 && lab_on_path(sh->lab, name))
+        shell_error(sh, "unknown command '%s': did you mean `sh %s`? (type help for the list)",
+                    shown, typed);
+    else if (close != NULL)
         shell_error(sh, "unknown command '%s': did you mean '%s'? (type help for the list)", shown,
                     close->name);
     else
@@ -451,7 +478,7 @@ int command_execute(struct shell *sh, const char *line, size_t len)
     snprintf(name, sizeof name, "%.*s", (int)(name_len < 63 ? name_len : 63), s);
     const struct command *cmd = command_find(name);
     if (cmd == NULL || name_len > 63)
-        return unknown_command(sh, name);
+        return unknown_command(sh, name, name_len > 63 ? NULL : s);
     if (cmd->flags & COMMAND_RAW)
         return dispatch_raw(sh, cmd, s + name_len + strspn(s + name_len, " \t"));
     int argc = command_split(s, buf, sizeof buf, argv, COMMAND_ARGS_MAX, &error);
@@ -469,7 +496,7 @@ int cmd_help(struct shell *sh, int argc, char **argv)
     if (argc == 2) {
         const struct command *cmd = command_find(argv[1]);
         if (cmd == NULL)
-            return unknown_command(sh, argv[1]);
+            return unknown_command(sh, argv[1], NULL);
         render_text(&sh->render, RENDER_COMMAND, cmd->synopsis);
         render_text(&sh->render, RENDER_PLAIN, cmd->help);
         return SHELL_OK;

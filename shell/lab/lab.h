@@ -142,6 +142,10 @@ const char *lab_path(const struct lab *lab, const char *path_in_lab);
 /* What the last failed call (returning -1) of this lab went wrong on. */
 const char *lab_error(const struct lab *lab);
 
+/* Is word a program the lab's shell would find: a path to an executable, or
+ * a name found on the lab's PATH (the examples first)? */
+int lab_on_path(const struct lab *lab, const char *word);
+
 /* The keeper's PID in the shell's namespace, and the route taken. */
 pid_t lab_keeper_pid(const struct lab *lab);
 enum lab_route lab_route(const struct lab *lab);

@@ -57,6 +57,10 @@ send ns\r
 expect usage: ns PID
 send where\r
 expect No lesson started
+send ls /proc2/1\r
+expect unknown command 'ls': did you mean `sh ls /proc2/1`?
+send multi_pidns 5\r
+expect unknown command 'multi_pidns': did you mean `run multi_pidns 5`?
 send quit\r
 exit 0
 X
