@@ -93,7 +93,9 @@ const struct command command_table[] = {
         .synopsis = "sh COMMAND LINE",
         .summary = "run a shell command line in the lab",
         .help = "Runs any shell command line in the lab (with /bin/sh), with its live output: for "
-                "example `sh ls -d /proc2/[1-9]*` or `sh readlink /proc/1/ns/pid`. Ctrl-C stops it.",
+                "example `sh ls -d /proc2/[1-9]*` or `sh readlink /proc/1/ns/pid`. Ctrl-C stops it. "
+                "A signal sent to PID 1 (the lab's init) that the init does not catch gets a "
+                "note on why nothing happened.",
         .handler = cmd_sh,
         .min_args = 1,
         .max_args = 1,

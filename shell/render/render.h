@@ -66,4 +66,8 @@ char *render_note_clone_pid(pid_t pid_in_parent, pid_t pid_in_child);
  * and 1 in its own (level 2)." */
 char *render_note_nspid(const char *name, const pid_t *nspid, int count);
 
+/* After a signal sent from inside the lab to its PID 1, which has no handler
+ * for it (signame without "SIG": "STOP"): why nothing happened. */
+char *render_note_init_signal(const char *signame);
+
 #endif

@@ -61,3 +61,16 @@ char *render_note_nspid(const char *name, const pid_t *nspid, int count)
     }
     return note;
 }
+
+char *render_note_init_signal(const char *signame)
+{
+    char *note;
+    int n = asprintf(&note,
+                     "PID 1 here is the lab's init, and it has no handler for SIG%s. The kernel "
+                     "shields a namespace's init from the processes of its own namespace: their "
+                     "signal reaches it only if init catches it, so this one was dropped and kill "
+                     "still reported success. Only SIGKILL or SIGSTOP sent from an ancestor "
+                     "namespace gets through regardless (lesson 9).",
+                     signame);
+    return n == -1 ? NULL : note;
+}

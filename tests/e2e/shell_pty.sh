@@ -152,4 +152,26 @@ X
 check "Ctrl-D cleans up (background job, /proc3) and gives the verdict" [ $? -eq 0 ]
 check "after Ctrl-D nothing is left" nothing_left "sleep 4244"
 
+drive init_signal <<'X'
+expect pidns-tutor> 
+send sh kill -STOP 1\r
+expect PID 1 here is the lab's init
+expect no handler for SIGSTOP
+expect pidns-tutor> 
+send sh kill -s TERM 1\r
+expect no handler for SIGTERM
+expect pidns-tutor> 
+send sh kill -0 1\r
+expect pidns-tutor> 
+absent lab's init
+send sh grep State /proc/1/status\r
+expect S (sleeping)
+expect pidns-tutor> 
+absent lab's init
+send quit\r
+expect host unchanged
+exit 0
+X
+check "a signal to the lab's init gets a note on why it was ignored; kill -0 and other lines none" [ $? -eq 0 ]
+
 finish
