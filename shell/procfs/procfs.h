@@ -30,6 +30,8 @@ int procfs_parse_status(const char *text, struct procfs_status *out);
 int procfs_read_status(const char *proc_root, pid_t pid, struct procfs_status *out);
 /* The same on an open PROC_ROOT/PID directory: everything read through one
  * directory fd belongs to one process, even if its PID is reused meanwhile.
+ * A name the kernel cut to 15 bytes is completed from the program's argv[0]
+ * ("pidns_init_slee" -> "pidns_init_sleep").
  * errno: ENOENT or ESRCH when the process is gone, EINVAL when malformed. */
 int procfs_read_status_at(int pid_dirfd, struct procfs_status *out);
 

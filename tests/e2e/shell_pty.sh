@@ -174,4 +174,29 @@ exit 0
 X
 check "a signal to the lab's init gets a note on why it was ignored; kill -0 and other lines none" [ $? -eq 0 ]
 
+drive names <<'X'
+expect pidns-tutor> 
+send run pidns_init_sleep /proc2\r
+expect background as job 1
+expect pidns-tutor> 
+send ps\r
+expect NAME
+expect pidns-tutor> 
+send tree\r
+expect level 1
+expect pidns-tutor> 
+send cleanup\r
+expect removed directory /proc2
+expect pidns-tutor> 
+send quit\r
+expect host unchanged
+exit 0
+X
+check "names: a session with a job, ps, tree and cleanup" [ $? -eq 0 ]
+tr -d '\r' <"$scratch/names.out" >"$scratch/names.txt"
+check "names: ps shows the program's full name" grep -qE '^ +[0-9]+ +[0-9]+ S +0 .* pidns_init_sleep$' "$scratch/names.txt"
+check "names: tree shows it" grep -qE -- '-- [0-9]+ pidns_init_sleep$' "$scratch/names.txt"
+check "names: cleanup names it" grep -qE '^stopped process [0-9]+ \(pidns_init_sleep\)$' "$scratch/names.txt"
+check "names: never the kernel's 15-character cut" sh -c "! grep -qE 'pidns_init_slee([^p]|\$)' '$scratch/names.txt'"
+
 finish
