@@ -182,6 +182,8 @@ static int read_tree(struct shell *sh, struct procfs_tree *tree)
         shell_error(sh, "cannot read the lab's processes from %s", lab_path(sh->lab, "/proc"));
         return -1;
     }
+    tree->base_level = lab_level(sh->lab);
+    tree->root_name = "the lab's namespace";
     return 0;
 }
 

@@ -118,7 +118,9 @@ const struct command command_table[] = {
         .synopsis = "ps",
         .summary = "the lab's processes, with their PID in every namespace",
         .help = "Lists the processes of the lab: for each one its PID as the lab sees it, then its PID "
-                "in each nested namespace it belongs to (the NSpid line of /proc/PID/status).",
+                "in each nested namespace it belongs to (the NSpid line of /proc/PID/status). LEVEL "
+                "counts as the kernel does, the namespace the tutor started in being 0: the lab is "
+                "level 1.",
         .handler = cmd_ps,
         .completer = complete_nothing,
         .max_args = 0,
@@ -129,7 +131,8 @@ const struct command command_table[] = {
         .synopsis = "tree",
         .summary = "draw the PID namespaces of the lab as a tree",
         .help = "Draws the hierarchy of PID namespaces in the lab, each with its processes and the PID "
-                "each one has at that level.",
+                "each one has at that level. Levels count as the kernel does: the lab's namespace, "
+                "named on the first line, is level 1 below the one the tutor started in.",
         .handler = cmd_tree,
         .completer = complete_nothing,
         .max_args = 0,

@@ -106,6 +106,11 @@ struct procfs_tree {
     struct procfs_pidns *root;
     struct procfs_pidns **all; /* every namespace, root first */
     size_t count;
+    /* The root's level as the kernel counts (the namespace the tutor started
+     * in taken as 0): the lab's is 1. 0 unless the caller sets it; shown
+     * levels are base_level + level. */
+    int base_level;
+    const char *root_name; /* shown after the root's level ("the lab's namespace"); may be NULL */
 };
 
 /* Pure construction, for tests and for the reader below: add one process,

@@ -101,6 +101,7 @@ static void annotate(struct shell *sh, const char *output)
 
     if (output[0] == '\0' || procfs_read_tree(lab_path(sh->lab, "/proc"), &tree) == -1)
         return;
+    tree.base_level = lab_level(sh->lab);
     char *notes = annotate_output(output, &tree, 4);
     procfs_tree_free(&tree);
     for (char *line = notes, *next; line != NULL && *line != '\0'; line = next) {

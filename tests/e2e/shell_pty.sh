@@ -194,9 +194,13 @@ exit 0
 X
 check "names: a session with a job, ps, tree and cleanup" [ $? -eq 0 ]
 tr -d '\r' <"$scratch/names.out" >"$scratch/names.txt"
-check "names: ps shows the program's full name" grep -qE '^ +[0-9]+ +[0-9]+ S +0 .* pidns_init_sleep$' "$scratch/names.txt"
+check "names: ps shows the program's full name" grep -qE '^ +[0-9]+ +[0-9]+ S +1 .* pidns_init_sleep$' "$scratch/names.txt"
 check "names: tree shows it" grep -qE -- '-- [0-9]+ pidns_init_sleep$' "$scratch/names.txt"
 check "names: cleanup names it" grep -qE '^stopped process [0-9]+ \(pidns_init_sleep\)$' "$scratch/names.txt"
+check "levels: tree names the lab's namespace once, at level 1 as the kernel counts" [ "$(grep -c "level 1 (the lab's namespace)" "$scratch/names.txt")" -eq 1 ]
+check "levels: the example's namespace is level 2 in tree" grep -qE -- '-- pid:\[[0-9]+\] level 2, 1 process$' "$scratch/names.txt"
+check "levels: and LEVEL 2 in ps" grep -qE '^ +[0-9]+ +[0-9]+ S +2 .* sleep$' "$scratch/names.txt"
+check "levels: the note counts from the lab's level" grep -q "sleep has 2 PIDs, one in each namespace from the lab's (level 1) down to its" "$scratch/names.txt"
 check "names: never the kernel's 15-character cut" sh -c "! grep -qE 'pidns_init_slee([^p]|\$)' '$scratch/names.txt'"
 
 finish
