@@ -123,7 +123,7 @@ static int finish_lesson(struct shell *sh)
     sh->lesson_finished = 1;
     render_textf(&sh->render, RENDER_GOOD, "Lesson %d finished: %s.", l->number, l->title);
     if (sh->lab != NULL)
-        lab_cleanup(sh->lab, sh->render.out);
+        tutor_cleanup(sh, 0);
     tee_reap(200);
     if ((size_t)sh->lesson_index + 1 < sh->lesson_count)
         render_textf(&sh->render, RENDER_NOTE, "Next: lesson %d, %s (Enter or `next`).",

@@ -164,14 +164,15 @@ const struct command command_table[] = {
     },
     {
         .name = "cleanup",
-        .synopsis = "cleanup",
+        .synopsis = "cleanup [-v]",
         .summary = "stop everything in the lab, unmount, remove /procN",
         .help = "Stops every running example, unmounts what was mounted in the lab, removes the "
-                "directories made there, and says what it removed. The same happens at the end of a "
-                "lesson and when you quit.",
+                "directories made there, and says in one line what it did (\"stopped 2 programs, "
+                "unmounted /proc0-/proc4\"); `cleanup -v` lists each process, mount and directory. "
+                "The same happens at the end of a lesson and when you quit.",
         .handler = cmd_cleanup,
         .completer = complete_nothing,
-        .max_args = 0,
+        .max_args = 1,
         .flags = COMMAND_NEEDS_LAB,
     },
     {

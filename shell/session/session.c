@@ -5,9 +5,9 @@
 #include "cmd/commands.h"
 #include "lab/lab.h"
 #include "lesson/lesson.h"
+#include "tutor/tutor.h"
 #include "session/lineedit.h"
 #include "render/tee.h"
-#include "tutor/tutor.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -201,11 +201,13 @@ int session_close(struct shell *sh)
     fflush(stdout);
     if (sh->lab != NULL) {
         /* Relays of background jobs end with their jobs: clean up first so
-         * they can show the last output; none may be left for lab_close. */
-        if (tee_reap(0) > 0) {
-            lab_cleanup(sh->lab, stdout);
+         * they can show the last output; none may be left for lab_close.
+         * The cleanup says what it did in one line; lab_close then finds
+         * nothing left to remove. */
+        int relays = tee_reap(0) > 0;
+        tutor_cleanup(sh, 0);
+        if (relays)
             tee_reap(300);
-        }
         tee_stop_all();
         /* lab_close cleans up (and says what it removed), then compares. */
         changed = lab_close(sh->lab, stdout) != 0;

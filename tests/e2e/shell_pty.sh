@@ -185,7 +185,7 @@ expect pidns-tutor>
 send tree\r
 expect level 1
 expect pidns-tutor> 
-send cleanup\r
+send cleanup -v\r
 expect removed directory /proc2
 expect pidns-tutor> 
 send quit\r
@@ -202,5 +202,35 @@ check "levels: the example's namespace is level 2 in tree" grep -qE -- '-- pid:\
 check "levels: and LEVEL 2 in ps" grep -qE '^ +[0-9]+ +[0-9]+ S +2 .* sleep$' "$scratch/names.txt"
 check "levels: the note counts from the lab's level" grep -q "sleep has 2 PIDs, one in each namespace from the lab's (level 1) down to its" "$scratch/names.txt"
 check "names: never the kernel's 15-character cut" sh -c "! grep -qE 'pidns_init_slee([^p]|\$)' '$scratch/names.txt'"
+
+drive summary <<'X'
+expect pidns-tutor> 
+send run multi_pidns 5\r
+expect background as job 1
+expect pidns-tutor> 
+send cleanup\r
+sleep 1500
+absent stopped process
+absent removed directory
+expect Cleaned up: stopped 6 programs, unmounted /proc0-/proc4
+expect pidns-tutor> 
+send run pidns_init_sleep /proc2\r
+expect background as job 1
+expect pidns-tutor> 
+send sh kill -9 $(pgrep -x pidns_init_slee); sleep 0.3\r
+expect pidns-tutor> 
+send cleanup -v\r
+sleep 1500
+absent stopped
+expect unmounted /proc2 (proc)
+expect Cleaned up: unmounted /proc2.
+expect pidns-tutor> 
+send cleanup\r
+expect Nothing to clean up
+send quit\r
+expect host unchanged
+exit 0
+X
+check "cleanup: one summary line; -v for each; never a job that had ended" [ $? -eq 0 ]
 
 finish
