@@ -1,8 +1,9 @@
 # pidns-tutor: build, test, run.
 #
 #   make          build the examples, the shell and the tests under build/
-#   make run      install missing build packages, build, start the tutorial
-#   make check    install missing build packages, build, run every test
+#   make run      install the packages running needs, build the examples and the
+#                 shell (not the tests), start the tutorial
+#   make check    install every build and test package, build all, run every test
 #
 # Everything built goes under $(O) (default build/). New files need no edit here:
 # examples/*.c, shell/*/*.c, tests/unit/test_*.c and tests/integration/test_*.c
@@ -62,12 +63,15 @@ BUILD_DEFS = -DPIDNS_TUTOR_VERSION='"$(VERSION)"' \
 	-DPIDNS_TUTOR_LIBEXECDIR='"$(LIBEXECDIR)"'
 
 # Debian/Ubuntu packages: what building and running the tutorial needs, and
-# what the tests, docs, hardening and benchmarks need on top.
-DEB_RUN_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev util-linux procps
+# what the tests, docs, hardening and benchmarks need on top. less is the
+# default pager of `source` (without it, listings are printed directly).
+DEB_RUN_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev util-linux procps less
 DEB_CHECK_PACKAGES = $(DEB_RUN_PACKAGES) libcmocka-dev asciidoctor tmux valgrind clang \
-	libclang-rt-dev man-db time hyperfine python3
+	ruby-rouge ruby-asciidoctor-pdf chromium poppler-utils \
+	libclang-rt-dev man-db time hyperfine python3 strace
 
-.PHONY: all examples tutor tests deps deps-check run check check-run check-layering clean
+.PHONY: all examples tutor tests deps deps-check run check check-run check-layering check-ownership \
+	check-mutants clean
 # Keep objects made by pattern rules (make would delete them as intermediates).
 .SECONDARY:
 all: examples tutor tests
@@ -122,8 +126,10 @@ deps:
 deps-check:
 	@sh tests/deps.sh $(DEB_CHECK_PACKAGES)
 
+# Running needs the examples and the shell only: the tests (and cmocka, which
+# they need) are built by make check or make tests.
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory examples tutor
 	$(O)/pidns-tutor
 
 # Tests: deps first, then a fresh make so pkg-config sees the installed packages.
@@ -131,9 +137,11 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-run
 
 # mk/*.mk fragments add their own steps (docs, sanitizers, valgrind, fuzz) to CHECK_EXTRA.
+# The suite runs beside two tutors it did not start, which must survive it,
+# then on planted leaks, which must fail it (tests/ownership.sh).
 check-run: all
 	@$(MAKE) --no-print-directory check-layering
-	@O=$(O) sh tests/run-tests.sh
+	@O=$(O) sh tests/ownership.sh
 	@for t in $(CHECK_EXTRA); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 # No file of shell/ includes a header of a higher layer (tests/layering.sh),
@@ -146,6 +154,15 @@ check-layering: $(LIBTUTOR) $(O)/obj/shell/main.o
 	@sh tests/call_circles.sh --self-test
 	@sh tests/call_circles.sh $(O)/obj/shell $(SHELL_OBJS) $(O)/obj/shell/main.o
 
+check-ownership: all
+	@O=$(O) sh tests/ownership.sh
+
+# Deliberate faults planted in a scratch copy: the tests must catch each.
+check-mutants: all
+	@O=$(O) sh tests/mutants.sh
+
+CHECK_EXTRA += check-mutants
+
 clean:
 	rm -rf $(O)
 
@@ -157,10 +174,12 @@ DEPFILES := $(patsubst %.o,%.d,$(SHELL_OBJS) $(O)/obj/shell/main.o $(TESTLIB_OBJ
 # The fragments, in a fixed order: install.mk uses docs.mk's man pages;
 # bench.mk orders the benchmarks shell.mk registers; the check steps run in
 # the order the fragments add them to CHECK_EXTRA (the docs, the fuzzers,
-# then the sanitizers and valgrind).
+# then the sanitizers and valgrind). fresh.mk's check-fresh runs make check
+# on a fresh Debian root, outside make check.
 include mk/shell.mk
 include mk/docs.mk
 include mk/install.mk
 include mk/fuzz.mk
 include mk/hardening.mk
 include mk/bench.mk
+include mk/fresh.mk

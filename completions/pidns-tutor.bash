@@ -1,6 +1,6 @@
 # bash completion for pidns-tutor(1)                       -*- shell-script -*-
 #
-# Completes the options, a directory after --lessons, and after --auto the
+# Completes the options, a directory after --lessons, paths after --roster, and after --auto the
 # word "all" and the lesson names (the file names of NN-name.adoc without
 # .adoc) found in the directory the program itself would read: the one given
 # with --lessons on the same line, else the installed DATADIR/lessons next to
@@ -52,7 +52,7 @@ _pidns_tutor_lesson_names()
 _pidns_tutor()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local options='--auto --lessons --doctor --no-color --user-namespace --help --version -h -V'
+    local options='--auto --present --lessons --doctor --no-color --user-namespace --roster --csv --help --version -h -V'
 
     # "--auto=x" is split by bash into "--auto" "=" "x".
     if [[ $cur == = ]]; then
@@ -68,11 +68,21 @@ _pidns_tutor()
         mapfile -t COMPREPLY < <(compgen -d -- "$cur")
         return
         ;;
+    --present)
+        COMPREPLY=($(compgen -W "$(_pidns_tutor_lesson_names | sed 's/^all$//')" -- "$cur"))
+        return
+        ;;
     --auto)
         COMPREPLY=($(compgen -W "$(_pidns_tutor_lesson_names)" -- "$cur"))
         return
         ;;
     esac
+    # After --roster, the homes, state directories or progress files to read.
+    if [[ $cur != -* && " ${COMP_WORDS[*]:1:COMP_CWORD-1} " == *" --roster "* ]]; then
+        compopt -o filenames 2>/dev/null
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+        return
+    fi
     COMPREPLY=($(compgen -W "$options" -- "$cur"))
 }
 

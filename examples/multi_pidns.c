@@ -1,122 +1,117 @@
 /* multi_pidns.c: one process, many PIDs, in N nested PID namespaces.
  *
- * What it shows
- *   PID namespaces nest. This program makes a chain of N children, each the
- *   first process (PID 1) of a new PID namespace inside the previous one.
- *   Each child mounts a procfs for its own namespace: the topmost at
- *   /proc{N-1}, the next at /proc{N-2}, ... the innermost at /proc0. A
- *   procfs lists the processes of its namespace and of every namespace
- *   nested in it, so /proc{N-1} lists N processes and /proc0 just one. The
- *   innermost child runs `sleep 600` (or COMMAND): it has a different PID
- *   at every level, 1 in /proc0 up to N in /proc{N-1}.
+ * A chain of N children, each PID 1 of a new PID namespace inside the one
+ * before, each mounting a procfs for its namespace: the topmost at
+ * /proc{N-1}, down to the innermost at /proc0. A procfs lists the processes
+ * of its namespace and of those nested in it, so /proc{N-1} lists N
+ * processes and /proc0 one. The innermost runs `sleep 600` (or COMMAND), with
+ * a different PID at every level: 1 in /proc0 up to N in /proc{N-1}.
  *
- * Build:  cc -Wall -o multi_pidns multi_pidns.c
- * Run:    sudo ./multi_pidns 5        (root, or root of a user namespace, e.g.
- *                                      inside the pidns-tutor lab)
- *         ./multi_pidns 3 ps -e -o pid,cmd    (run a command at the bottom)
- * Prints:
- *   Mounting procfs at /proc4
- *   Mounting procfs at /proc3
- *   Mounting procfs at /proc2
- *   Mounting procfs at /proc1
- *   Mounting procfs at /proc0
- *   Final child sleeping
- * then waits. From another shell (same mount namespace) try
- *   ls -d /proc4/[1-9]*     -> /proc4/1 .. /proc4/5
- *   ls -d /proc0/[1-9]*     -> /proc0/1
- *   grep -H 'Name:.*sleep' /proc?/[1-9]/status     -> /proc0/1 ... /proc4/5
+ * Build:  cc -o multi_pidns multi_pidns.c
+ * Run:    sudo ./multi_pidns 5      (root, or root of a user namespace)
+ *         ./multi_pidns 3 ps -e -o pid,cmd      (a command at the bottom)
+ * Prints "Mounting procfs at /proc4" ... "/proc0", "Final child sleeping",
+ * and waits. Then try: grep -H 'Name:.*sleep' /proc?/[1-9]/status
  *
- * How it ends
- *   When COMMAND (or sleep) ends, with its exit status (128+N if signal N
- *   ended it). On SIGINT (Ctrl-C), SIGTERM, SIGHUP or SIGQUIT we kill the
- *   topmost child with SIGKILL, which ends every namespace below it, and
- *   exit with 128+N. Either way every /procK we mounted is unmounted and
- *   every /procK directory we made is removed. Only SIGKILL to this program
- *   leaves mounts behind (the namespaces still die); then `umount /proc?`.
+ * Ends with COMMAND's exit status (128+N if signal N ended it); on SIGINT,
+ * SIGTERM, SIGHUP or SIGQUIT it kills the topmost child, which ends every
+ * namespace below, and exits 128+N. It unmounts every /procK and removes the
+ * directories it made. Errors: one line "multi_pidns: what: why", status 1.
  *
- * N is checked first: a whole number, at least 1, and at most what the
- * kernel's limit of 32 nested PID namespaces leaves below us. We count our
- * own depth on the NSpid: line of /proc/self/status (one PID per level we
- * can see); if /proc belongs to a namespace below the root, we are deeper
- * than it shows, and clone() reports ENOSPC, which we also handle.
+ * The kernel nests at most 32 PID namespaces below the root (since Linux
+ * 3.7); one more fails with EINVAL before Linux 4.9, with ENOSPC since.
  */
 #define _GNU_SOURCE
+#include <err.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define MAX_NESTING 32 /* the kernel's limit (MAX_PID_NS_LEVEL) since Linux 3.7 */
-#define STACK_SIZE (256 * 1024)
+#define MAX_NESTING 32 /* the kernel's MAX_PID_NS_LEVEL */
+#define STACK_SIZE (64 * 1024)
 
-static const char *progName = "multi_pidns";
-
-/* What the top process must undo; cleanUp() reads it on every way out. A
- * directory that appeared is ours; a /procK whose device changed has our
- * procfs on top. The children need not report anything. */
-static int levels;
+/* A stack per level: a level runs on its own while clone() prepares the next's. */
+static char stacks[MAX_NESTING][STACK_SIZE];
+static int levels, prepared;  /* N; how many /procK makeMountPoints() recorded */
+static char **command;        /* NULL: sleep */
+static sigset_t originalMask; /* restored before exec */
 static pid_t topChild = -1;
-static bool dirExisted[MAX_NESTING];
-static dev_t deviceBefore[MAX_NESTING];
-static bool checked; /* the arrays above are filled in */
+static bool createdDir[MAX_NESTING];
+static dev_t deviceBefore[MAX_NESTING]; /* a /procK whose device changed has our procfs on top */
+static bool inChain, cleanUpFailed;     /* inChain: set in every child of the chain */
 
-static bool cleanUp(void);
+static const int watchedSignals[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
-enum failMode { WARN, EXIT_PARENT, EXIT_CHILD };
+static int childFunc(void *arg);
 
-/* Every message goes through here: "multi_pidns: what: why", one line. A
- * clone child leaves with _exit(), never exit(): exit() would run the top
- * process's clean-up and flush stdio buffers a second time. */
-static void failWith(enum failMode mode, int errnum, const char *fmt, ...)
+/* Creates the child that mounts /proc<level>, in a new PID namespace. */
+static pid_t cloneLevel(int level)
 {
-    va_list ap;
-    char what[512];
+    fflush(stdout);
+    return clone(childFunc, stacks[level] + STACK_SIZE, CLONE_NEWPID | SIGCHLD,
+                 (void *)(long)level);
+}
 
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    if (errnum != 0)
-        fprintf(stderr, "%s: %s: %s\n", progName, what, strerror(errnum));
+/* The innermost child: the namespace's init runs sleep or COMMAND. */
+static void runFinal(void)
+{
+    char *sleepCommand[] = {"sleep", "600", NULL};
+    char **argv = command != NULL ? command : sleepCommand;
+
+    if (command == NULL)
+        printf("Final child sleeping\n");
     else
-        fprintf(stderr, "%s: %s\n", progName, what);
-    if (mode == EXIT_CHILD)
-        _exit(EXIT_FAILURE);
-    if (mode == EXIT_PARENT) {
-        cleanUp();
-        exit(EXIT_FAILURE);
-    }
+        printf("Final child running %s\n", argv[0]);
+    if (sigprocmask(SIG_SETMASK, &originalMask, NULL) == -1) /* a mask survives exec */
+        err(EXIT_FAILURE, "sigprocmask");
+    execvp(argv[0], argv);
+    err(errno == ENOENT ? 127 : 126, "execvp %s", argv[0]);
 }
-#define errMsg(...) failWith(WARN, errno, __VA_ARGS__)
-#define errExit(...) failWith(EXIT_PARENT, errno, __VA_ARGS__)
-#define errExitChild(...) failWith(EXIT_CHILD, errno, __VA_ARGS__)
-#define usageErr(...) failWith(EXIT_PARENT, 0, __VA_ARGS__)
 
-static void usage(void)
+/* Runs in each child: PID 1 of the namespace whose procfs goes at /proc<level>. */
+static int childFunc(void *arg)
 {
-    printf("Usage: %s N [COMMAND [ARG...]]\n"
-           "Create N nested PID namespaces, mounting a procfs for each at /proc{N-1}\n"
-           "(the topmost) down to /proc0 (the innermost), then run sleep (or COMMAND)\n"
-           "in the innermost one. Ctrl-C ends everything and removes the mounts.\n"
-           "Needs root, or root in a user namespace.\n",
-           progName);
-    exit(EXIT_SUCCESS);
+    int level = (int)(long)arg;
+    char path[32];
+
+    inChain = true;
+    /* The topmost child dies with the top process; every namespace below
+     * dies with it, since killing an init ends its namespace. */
+    if (level == levels - 1 && prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
+        err(EXIT_FAILURE, "prctl(PR_SET_PDEATHSIG)");
+    // tag::nest[]
+    snprintf(path, sizeof path, "/proc%d", level);
+    /* We mount, so this procfs shows OUR namespace (and those nested in it). */
+    if (mount("proc", path, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
+        err(EXIT_FAILURE, "mount procfs at %s", path);
+    printf("Mounting procfs at %s\n", path);
+    if (level == 0)
+        runFinal();
+
+    pid_t child = cloneLevel(level - 1);
+    // end::nest[]
+    if (child == -1) /* ENOSPC (EINVAL before 4.9): 32 levels, or user.max_pid_namespaces */
+        err(EXIT_FAILURE, "clone(CLONE_NEWPID) for /proc%d", level - 1);
+    /* Pass the status up. When we exit, the kernel kills whatever is left in
+     * our namespace. Returning is a raw exit: nothing waits in stdio. */
+    int status;
+    while (waitpid(child, &status, 0) == -1)
+        if (errno != EINTR)
+            err(EXIT_FAILURE, "waitpid");
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* How many PID namespaces deep we are, as far as /proc lets us see: the
- * NSpid: line lists our PID in each namespace from /proc's down to ours. */
+/* How deep we are, as far as /proc shows: NSpid lists our PID in each
+ * namespace from /proc's down to ours. */
 static int visibleDepth(void)
 {
     char line[1024];
@@ -124,20 +119,16 @@ static int visibleDepth(void)
     FILE *status = fopen("/proc/self/status", "re");
 
     if (status == NULL)
-        return 0; /* no /proc: clone()'s ENOSPC will have to tell us */
-    while (fgets(line, sizeof line, status) != NULL) {
-        if (strncmp(line, "NSpid:", 6) != 0)
-            continue;
-        for (char *word = strtok(line + 6, " \t\n"); word != NULL; word = strtok(NULL, " \t\n"))
-            depth++;
-        depth--; /* the first PID is the namespace /proc belongs to */
-        break;
-    }
+        return 0; /* no /proc: clone() will have to tell us */
+    while (fgets(line, sizeof line, status) != NULL && strncmp(line, "NSpid:", 6) != 0)
+        ;
+    for (char *word = strtok(line + 6, " \t\n"); word != NULL; word = strtok(NULL, " \t\n"))
+        depth++;
     fclose(status);
-    return depth < 0 ? 0 : depth;
+    return depth > 0 ? depth - 1 : 0; /* the first PID is the one /proc's namespace sees */
 }
 
-/* N, checked fully: strtol() alone accepts "5x", "" and silently clamps. */
+/* N, checked fully: strtol() alone accepts "5x" and "" and clamps. */
 static int parseLevels(const char *text)
 {
     int room = MAX_NESTING - visibleDepth();
@@ -145,258 +136,115 @@ static int parseLevels(const char *text)
 
     errno = 0;
     long n = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || text[0] == ' ' || text[0] == '\t')
-        usageErr("N must be a whole number, got '%s' (try '%s --help')", text, progName);
+    if (end == text || *end != '\0')
+        errx(EXIT_FAILURE, "N must be a whole number, got '%s' (try 'multi_pidns --help')", text);
     if (n < 1)
-        usageErr("N must be at least 1, got %s", text);
+        errx(EXIT_FAILURE, "N must be at least 1, got %s", text);
     if (errno == ERANGE || n > room)
-        usageErr("N=%s is too deep: the kernel nests at most %d PID namespaces and we are "
-                 "already %d down, so N can be at most %d",
-                 text, MAX_NESTING, MAX_NESTING - room, room);
+        errx(EXIT_FAILURE,
+             "N=%s is too deep: the kernel nests at most %d PID namespaces and we "
+             "are already %d down, so N can be at most %d",
+             text, MAX_NESTING, MAX_NESTING - room, room);
     return (int)n;
 }
 
-/* Refuses, before anything is created, a /procK we could not make; and
- * records what is there now, for cleanUp(). */
-static void checkMountPoints(void)
+/* Undoes what the chain left in our mount namespace (at exit, too, but not
+ * in a child of the chain, which inherits the atexit() handler). The
+ * namespaces go first: a mounted procfs outlives the processes it lists. */
+static void cleanUp(void)
 {
-    struct stat sb, root;
-
-    if (stat("/", &root) == -1)
-        errExit("stat /");
-    for (int k = 0; k < levels; k++) {
-        char path[32];
-        snprintf(path, sizeof path, "/proc%d", k);
-        if (stat(path, &sb) == 0) {
-            if (!S_ISDIR(sb.st_mode))
-                usageErr("%s exists and is not a directory", path);
-            dirExisted[k] = true;
-            deviceBefore[k] = sb.st_dev;
-        } else if (errno != ENOENT) {
-            errExit("stat %s", path);
-        } else {
-            if (faccessat(AT_FDCWD, "/", W_OK, AT_EACCESS) == -1)
-                usageErr("cannot create %s: / is not writable (%s); run as root or in a "
-                         "private mount namespace",
-                         path, strerror(errno));
-            deviceBefore[k] = root.st_dev;
-        }
-    }
-    checked = true;
-}
-
-/* Undoes what the children left in our mount namespace. The namespaces must
- * be gone first: a mounted procfs outlives the processes it lists. */
-static bool cleanUp(void)
-{
-    bool ok = true;
     struct stat sb;
 
+    if (inChain)
+        return;
     if (topChild > 0) {
         kill(topChild, SIGKILL);
-        while (waitpid(topChild, NULL, 0) == -1 && errno == EINTR)
-            ;
+        waitpid(topChild, NULL, 0);
         topChild = -1;
     }
-    for (int k = 0; checked && k < levels; k++) {
+    for (int k = 0; k < prepared; k++) {
         char path[32];
         snprintf(path, sizeof path, "/proc%d", k);
         if (stat(path, &sb) == 0 && sb.st_dev != deviceBefore[k] && umount2(path, 0) == -1) {
-            errMsg("umount %s", path);
-            ok = false;
+            warn("umount %s", path);
+            cleanUpFailed = true;
         }
-        if (!dirExisted[k] && rmdir(path) == -1 && errno != ENOENT) {
-            errMsg("rmdir %s", path);
-            ok = false;
+        if (createdDir[k] && rmdir(path) == -1 && errno != ENOENT) {
+            warn("rmdir %s", path);
+            cleanUpFailed = true;
         }
     }
-    checked = false;
-    return ok;
+    prepared = 0; /* done: an exit after this undoes nothing twice */
 }
 
-/* What every level needs to know; set before the first clone(), then only
- * read, so the children (each with a copy of our memory) never write to it. */
-static struct {
-    char **command;        /* NULL: sleep */
-    int goFd, goWriteFd;   /* the topmost child waits for one byte on goFd */
-    sigset_t originalMask; /* restored before exec */
-    char *stacks;          /* one STACK_SIZE slice per level, level 0 lowest */
-} chain;
-
-static int childFunc(void *arg);
-
-/* Creates the child that mounts /proc<level>, in a new PID namespace. Each
- * child gets a copy of our memory (no CLONE_VM) and runs on its own slice of
- * the stack area, which main() mapped once for all levels. The level travels
- * in clone()'s argument itself, so no level writes to memory it copied from
- * its parent (each such write would cost a page copy). */
-static pid_t cloneLevel(int level)
+/* Makes /proc0 .. /proc{N-1} (or keeps the directories already there). */
+static void makeMountPoints(void)
 {
-    char *stackTop = chain.stacks + (size_t)(level + 1) * STACK_SIZE;
+    struct stat sb;
 
-    fflush(stdout);
-    return clone(childFunc, stackTop, CLONE_NEWPID | SIGCHLD, (void *)(intptr_t)level);
-}
-
-/* The exit status a shell would report for a wait status. */
-static int exitStatusOf(int waitStatus)
-{
-    return WIFEXITED(waitStatus) ? WEXITSTATUS(waitStatus) : 128 + WTERMSIG(waitStatus);
-}
-
-/* The innermost child: the namespace's init runs sleep or COMMAND. */
-static void runFinal(void)
-{
-    if (chain.command == NULL)
-        printf("Final child sleeping\n");
-    else
-        printf("Final child running %s\n", chain.command[0]);
-    /* The top process blocked some signals around clone(); a mask survives
-     * exec, and COMMAND deserves the signals it expects. */
-    if (sigprocmask(SIG_SETMASK, &chain.originalMask, NULL) == -1)
-        errExitChild("sigprocmask");
-    fflush(stdout); /* exec discards whatever stdio still holds */
-    if (chain.command == NULL)
-        execlp("sleep", "sleep", "600", (char *)NULL);
-    else
-        execvp(chain.command[0], chain.command);
-    int saved = errno;
-    failWith(WARN, saved, "execvp %s", chain.command == NULL ? "sleep" : chain.command[0]);
-    _exit(saved == ENOENT ? 127 : 126);
-}
-
-/* Runs in each child: PID 1 of the namespace whose procfs goes at /proc<level>. */
-static int childFunc(void *arg)
-{
-    int level = (int)(intptr_t)arg;
-    char path[32], go;
-
-    if (level == levels - 1) {
-        /* The topmost child dies with the top process; every namespace
-         * below dies with it, since killing an init ends its namespace. */
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
-            errExitChild("prctl(PR_SET_PDEATHSIG)");
-        close(chain.goWriteFd);
-        if (read(chain.goFd, &go, 1) != 1) /* no byte: the parent died before prctl() */
-            _exit(EXIT_FAILURE);
-        close(chain.goFd);
+    for (int k = 0; k < levels; k++) {
+        char path[32];
+        snprintf(path, sizeof path, "/proc%d", k);
+        if (mkdir(path, 0555) == 0)
+            createdDir[k] = true;
+        else if (errno != EEXIST)
+            err(EXIT_FAILURE, "mkdir %s", path);
+        if (stat(path, &sb) == -1 || !S_ISDIR(sb.st_mode))
+            errx(EXIT_FAILURE, "%s exists and is not a directory", path);
+        deviceBefore[k] = sb.st_dev;
+        prepared = k + 1;
     }
-    // tag::nest[]
-    snprintf(path, sizeof path, "/proc%d", level);
-    if (mkdir(path, 0555) == -1 && errno != EEXIST)
-        errExitChild("mkdir %s", path);
-    /* We mount, so this procfs shows OUR namespace (and those nested in it). */
-    if (mount("proc", path, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
-        errExitChild("mount procfs at %s", path);
-    printf("Mounting procfs at %s\n", path);
-    if (level == 0)
-        runFinal();
-
-    pid_t child = cloneLevel(level - 1);
-    // end::nest[]
-    if (child == -1)
-        errExitChild("clone(CLONE_NEWPID) for /proc%d%s", level - 1,
-                     errno == ENOSPC ? " (the kernel's 32-level nesting limit, or "
-                                       "user.max_pid_namespaces, was reached)"
-                                     : "");
-    /* Wait, and pass the status up. When we exit, the kernel kills whatever
-     * is left in our namespace: nothing outlives its init. Returning from a
-     * clone child's function ends it like _exit(): stdio is not flushed, but
-     * stdout is line-buffered, so nothing is waiting there. */
-    int status;
-    while (waitpid(child, &status, 0) == -1)
-        if (errno != EINTR)
-            errExitChild("waitpid");
-    return exitStatusOf(status);
 }
 
-/* Waits until the topmost child ends, taking SIGINT, SIGTERM, SIGHUP and
- * SIGQUIT (blocked since before clone) with sigwaitinfo(): no handler can
- * race with clone(). Returns the exit status this program should report. */
+/* Waits for the topmost child. The stop signals, blocked since before clone(),
+ * are taken here. An init ignores signals it has no handler for; SIGKILL
+ * (in cleanUp()) from an ancestor namespace always works. */
 static int waitForTopChild(const sigset_t *watched)
 {
-    int interruptedBy = 0, status = 0;
+    int status;
 
     for (;;) {
-        int sig = sigwaitinfo(watched, NULL);
-        if (sig == -1) {
-            if (errno == EINTR)
-                continue;
-            errExit("sigwaitinfo");
-        }
-        if (sig != SIGCHLD) {
-            /* An init ignores every signal it has no handler for, so
-             * passing SIGINT on would do nothing. SIGKILL from an ancestor
-             * namespace always works, and the kernel then kills every
-             * process in that namespace and in all those nested in it. */
-            interruptedBy = sig;
-            if (kill(topChild, SIGKILL) == -1 && errno != ESRCH)
-                errExit("kill %ld", (long)topChild);
-            continue;
-        }
-        pid_t pid = waitpid(topChild, &status, WNOHANG);
-        if (pid == -1)
-            errExit("waitpid");
-        if (pid == topChild)
+        int sig = sigwaitinfo(watched, NULL); /* -1 only if interrupted: wait again */
+        if (sig == SIGCHLD && waitpid(topChild, &status, WNOHANG) == topChild)
             break;
+        if (sig > 0 && sig != SIGCHLD) {
+            cleanUp();
+            return 128 + sig;
+        }
     }
     topChild = -1;
-    return interruptedBy != 0 ? 128 + interruptedBy : exitStatusOf(status);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 int main(int argc, char *argv[])
 {
     sigset_t watched;
-    int goPipe[2];
 
-    /* Line-buffered even into a pipe or a file, so no line waits in a buffer
-     * that a clone child's _exit() or an exec would throw away. */
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    int first = 1;
-    if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0))
-        usage();
-    if (argc > 1 && strcmp(argv[1], "--") == 0)
-        first = 2;
-    if (argc > first && argv[first][0] == '-' && (argv[first][1] < '0' || argv[first][1] > '9'))
-        usageErr("unknown option '%s' (try '%s --help')", argv[first], progName);
-    if (argc <= first)
-        usageErr("missing N, the number of nested PID namespaces (try '%s --help')", progName);
-    levels = parseLevels(argv[first]);
-    if (argc > first + 1)
-        chain.command = argv + first + 1;
-    checkMountPoints();
+    setvbuf(stdout, NULL, _IOLBF, 0); /* no line waits in a buffer an exec discards */
+    if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+        printf("Usage: %s N [COMMAND [ARG...]]\nN nested PID namespaces, a procfs for each "
+               "at /proc{N-1} .. /proc0; sleep (or COMMAND) in the innermost.\n",
+               argv[0]);
+        return EXIT_SUCCESS;
+    }
+    if (argc < 2)
+        errx(EXIT_FAILURE, "missing N, the number of nested PID namespaces "
+                           "(try 'multi_pidns --help')");
+    levels = parseLevels(argv[1]);
+    command = argc > 2 ? argv + 2 : NULL;
 
     sigemptyset(&watched);
-    sigaddset(&watched, SIGCHLD);
-    sigaddset(&watched, SIGINT);
-    sigaddset(&watched, SIGTERM);
-    sigaddset(&watched, SIGHUP);
-    sigaddset(&watched, SIGQUIT);
-    if (sigprocmask(SIG_BLOCK, &watched, &chain.originalMask) == -1)
-        errExit("sigprocmask");
-    if (pipe2(goPipe, O_CLOEXEC) == -1)
-        errExit("pipe2");
-    chain.goFd = goPipe[0];
-    chain.goWriteFd = goPipe[1];
-    /* One stack area for all levels: only the pages a level touches cost
-     * memory, and no level has stacks of its own to map or unmap. */
-    chain.stacks = mmap(NULL, (size_t)levels * STACK_SIZE, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-    if (chain.stacks == MAP_FAILED)
-        errExit("mmap %d stacks", levels);
-
+    for (size_t i = 0; i < sizeof watchedSignals / sizeof watchedSignals[0]; i++)
+        sigaddset(&watched, watchedSignals[i]);
+    if (sigprocmask(SIG_BLOCK, &watched, &originalMask) == -1)
+        err(EXIT_FAILURE, "sigprocmask");
+    atexit(cleanUp); /* a failure from here on removes what we made */
+    makeMountPoints();
     topChild = cloneLevel(levels - 1);
-    if (topChild == -1)
-        errExit("clone(CLONE_NEWPID)%s", errno == EPERM ? " (needs root, or root in a user "
-                                                          "namespace: try unshare -Ur)"
-                                                        : "");
-    close(goPipe[0]);
-    if (write(goPipe[1], "g", 1) != 1)
-        errExit("write to child");
-    close(goPipe[1]);
+    if (topChild == -1) /* EPERM: needs root, or root in a user namespace (unshare -Ur) */
+        err(EXIT_FAILURE, "clone(CLONE_NEWPID)");
 
     int status = waitForTopChild(&watched);
-    if (!cleanUp() && status == 0)
-        status = EXIT_FAILURE;
-    return status;
+    cleanUp();
+    return cleanUpFailed && status == 0 ? EXIT_FAILURE : status;
 }

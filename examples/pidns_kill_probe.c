@@ -1,545 +1,250 @@
-/* pidns_kill_probe.c: which processes kill() can reach across a PID namespace
- * boundary.
+/* pidns_kill_probe.c: which processes kill() can reach across a PID
+ * namespace boundary.
  *
- * Any call that takes a PID (kill, waitpid, ptrace, sched_setaffinity...)
- * looks the number up in the caller's own PID namespace. A namespace's
- * members also get numbers in every ancestor namespace, but never in a
- * descendant one. So a process can name the processes of its own namespace
- * and of the namespaces below it, and none above: for them, there is simply
- * no such PID, and the kernel answers ESRCH. kill(pid, 0) sends nothing; it
- * only asks whether the PID can be reached, which makes it a clean probe.
+ * A call taking a PID (kill, waitpid...) looks it up in the caller's own PID
+ * namespace, and a process has PIDs only in its namespace and the ancestors:
+ * so a process can name those of its namespace and below, none above
+ * (ESRCH). kill(pid, 0) only asks whether a PID can be reached. A child in a
+ * new namespace (PID 1 there) probes itself, its child and outside
+ * processes; then the parent probes it, signals it, and SIGKILLs it.
  *
- * The program creates a child in a new PID namespace with
- * clone(CLONE_NEWPID). The child (PID 1 there) forks a process of its own,
- * then probes with kill(): itself and its child (visible), its parent and
- * other outside processes (not visible), and shows that an init ignores a
- * signal it has no handler for, even one it sends itself. The parent then
- * probes from outside: the child is visible, a real signal reaches it (and the
- * child sees the sender's PID as 0), and SIGKILL ends it, which makes the
- * kernel kill the rest of its namespace.
- *
- * Build:  cc -o pidns_kill_probe pidns_kill_probe.c
- * Run:    sudo ./pidns_kill_probe          (or, unprivileged: unshare -Ur ./pidns_kill_probe)
- *         sudo ./pidns_kill_probe --wait   (keeps the namespace up until Enter)
- * Prints: one line per probe, "inside : CALL -> RESULT (why)" from the child
- *         and "outside: ..." from the parent; UNEXPECTED marks a result the
- *         kernel should not give; then a summary line.
- * Exit:   0 when every probe behaved as the kernel documents, 2 when one did
- *         not, 1 on a bad argument or a failed call (named in the message).
- *
- * The processes synchronise with pipes, never with sleeps. Ctrl-C or SIGTERM
- * end the whole namespace (its init would ignore them) and nothing is left.
+ * Build: cc -o pidns_kill_probe pidns_kill_probe.c;  run: sudo ./pidns_kill_probe [--wait]
+ * Prints "inside : CALL -> RESULT (why)" or "outside: ...", UNEXPECTED on an
+ * undocumented result, a summary. Exit status 0 if all is as documented, 2
+ * if not, 1 on an error ("pidns_kill_probe: what failed: why").
  */
 #define _GNU_SOURCE
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
-#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define KP_NAME "pidns_kill_probe"
-#define KP_STACK_SIZE (1024 * 1024)
-#define KP_OTHER (-1) /* a probe's result that is not an errno value: "wrong" */
+static char stack[256 * 1024]; /* the child's; it runs on its own copy */
+static int *probes, *unexpected;
+static pid_t parentPid, witnessPid;  /* the witness: one more process outside */
+static int toChild[2], fromChild[2]; /* a byte each way: "your turn" */
+static int life[2];                  /* its write end stays open only in the child's child */
+static volatile sig_atomic_t childPid = -1;
 
-/* What the parent hands to the child. clone() without CLONE_VM gives the
- * child a copy of our memory, so these values arrive as they were. */
-struct kp_args {
-    pid_t parent_pid;  /* the parent's PID, in the parent's namespace */
-    pid_t witness_pid; /* another process of the parent's namespace */
-    int command[2];    /* parent -> child: the child's outside PID, a go byte, EOF */
-    int report[2];     /* child -> parent: struct kp_report, twice */
-    int life[2];       /* its write end is kept open only by the child's child */
-};
-
-/* What the child reports after its probes. */
-struct kp_report {
-    int probes;
-    int unexpected;
-};
-
-static int kp_probes, kp_unexpected; /* counted in each process */
-static volatile sig_atomic_t kp_child = -1, kp_witness = -1;
-
-/* All error messages go through here: "pidns_kill_probe: what failed: why",
- * and what to do about it when hint is not NULL. */
-static void kp_error_hint(int errnum, const char *hint, const char *fmt, ...)
+static const char *errnoName(int e)
 {
-    va_list ap;
-    fflush(stdout); /* keep stdout and stderr in order when both go to one pipe */
-    fprintf(stderr, "%s: ", KP_NAME);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    if (errnum != 0)
-        fprintf(stderr, ": %s", strerror(errnum));
-    if (hint != NULL)
-        fprintf(stderr, " (%s)", hint);
-    fputc('\n', stderr);
+    return e == 0 ? "success" : e == ESRCH ? "ESRCH" : strerror(e);
 }
 
-#define kp_error(errnum, ...) kp_error_hint(errnum, NULL, __VA_ARGS__)
-
-static const char *kp_errno_name(int errnum)
-{
-    switch (errnum) {
-    case 0:
-        return "success";
-    case ESRCH:
-        return "ESRCH";
-    case EPERM:
-        return "EPERM";
-    default:
-        return strerror(errnum);
-    }
-}
-
-/* One probe line: "where: call -> result (why)", counted, with UNEXPECTED
- * and what the kernel should have answered when the result differs. */
-static void kp_verdict(const char *where, int got, int expected, const char *fmt, ...)
-{
-    va_list ap;
-    kp_probes++;
-    printf("%s: ", where);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    if (got != expected) {
-        kp_unexpected++;
-        if (got == KP_OTHER)
-            printf("  UNEXPECTED: not what the kernel documents");
-        else
-            printf("  UNEXPECTED: got %s, the kernel documents %s", kp_errno_name(got),
-                   kp_errno_name(expected));
-    }
-    printf("\n");
-}
-
-static int kp_kill(pid_t pid, int sig)
+static int tryKill(pid_t pid, int sig)
 {
     return kill(pid, sig) == -1 ? errno : 0;
 }
 
-static void kp_usage(FILE *out)
+/* One probe line, "where: call -> result (why)", counted in shared memory. */
+static void verdict(const char *where, bool asDocumented, const char *fmt, ...)
 {
-    fprintf(out,
-            "Usage: %s [--wait]\n"
-            "Create a child in a new PID namespace and probe with kill() which\n"
-            "processes each side can reach: inside, the parent is invisible (ESRCH);\n"
-            "outside, the child is visible and can be signalled.\n"
-            "\n"
-            "  -w, --wait   before ending the namespace, wait for Enter on stdin\n"
-            "               (look at it meanwhile with ps -e -o pid,pidns,cmd)\n"
-            "  -h, --help   show this help and exit\n"
-            "\n"
-            "Needs CAP_SYS_ADMIN: run it as root, or as an ordinary user with\n"
-            "  unshare -Ur %s\n",
-            KP_NAME, KP_NAME);
+    va_list ap;
+    (*probes)++;
+    printf("%s: ", where);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    *unexpected += !asDocumented;
+    printf("%s\n", asDocumented ? "" : "  UNEXPECTED: not what the kernel documents");
 }
 
-/* The child's child: it only exists, holding the life pipe open, until the
- * kernel kills it with the rest of the namespace. */
-static void kp_grandchild(const struct kp_args *args)
+/* kill(pid, 0) from inside on a PID of something outside. The number may
+ * also name one of ours (if the parent is PID 1 or 2): then the probe says so. */
+static void probeOutsidePid(pid_t pid, const char *who, pid_t grandchild)
 {
-    close(args->command[0]);
-    close(args->report[1]);
-    for (;;)
-        pause();
-}
-
-/* kill(pid, 0) from inside on a PID that names something outside. The same
- * number may also name one of our own processes: then the probe says so
- * instead of claiming a visibility it did not test. */
-static void kp_probe_outside_pid(pid_t pid, const char *outside_name, pid_t grandchild)
-{
-    int got = kp_kill(pid, 0);
-
+    int got = tryKill(pid, 0);
     if (pid == 1 || pid == grandchild)
-        kp_verdict("inside ", got, 0,
-                   "kill(%ld, 0) -> %s (PID %ld is %s in the parent namespace, but here "
-                   "the same number names %s: each namespace numbers its processes on its own)",
-                   (long)pid, kp_errno_name(got), (long)pid, outside_name,
-                   pid == 1 ? "this process" : "this process's child");
+        verdict("inside ", got == 0,
+                "kill(%ld, 0) -> %s (PID %ld is %s in the parent namespace, but here the same "
+                "number names %s)",
+                (long)pid, errnoName(got), (long)pid, who,
+                pid == 1 ? "this process" : "this process's child");
     else
-        kp_verdict("inside ", got, ESRCH,
-                   "kill(%ld, 0) -> %s (not visible: PID %ld is %s in the parent namespace; "
-                   "in this one the number names nothing)",
-                   (long)pid, kp_errno_name(got), (long)pid, outside_name);
+        verdict("inside ", got == ESRCH,
+                "kill(%ld, 0) -> %s (not visible: PID %ld is %s in the parent namespace; "
+                "in this one the number names nothing)",
+                (long)pid, errnoName(got), (long)pid, who);
 }
 
-/* An init gets only the signals it has a handler for, except SIGKILL and
- * SIGSTOP from an ancestor namespace. SIGTERM here has no handler: had it
- * been delivered, we would die before kill() returned. */
-static void kp_probe_init_ignores_sigterm(void)
+/* The probes made from inside, by PID 1 of the new namespace. */
+static void probeFromInside(pid_t selfOutside)
 {
-    sigset_t pending;
-    int got = kp_kill(1, SIGTERM);
-
-    if (sigpending(&pending) == -1) {
-        kp_error(errno, "sigpending");
-        sigemptyset(&pending);
-    }
-    kp_verdict("inside ", got, 0,
-               "kill(1, SIGTERM) -> %s, and PID 1 is still running (an init ignores a signal "
-               "it has no handler for, even its own)%s",
-               kp_errno_name(got), sigismember(&pending, SIGTERM) ? " [still pending]" : "");
-}
-
-/* Waits for the parent's SIGUSR1 (blocked, so it waits in the queue for
- * sigwaitinfo: the init rule drops only signals that would get the default
- * action). The sender's PID is given in our namespace: 0, as for getppid(). */
-static void kp_probe_signal_from_outside(void)
-{
-    sigset_t set;
-    siginfo_t info;
-
-    sigemptyset(&set);
-    sigaddset(&set, SIGUSR1);
-    while (sigwaitinfo(&set, &info) == -1)
-        if (errno != EINTR) {
-            kp_error(errno, "sigwaitinfo");
-            kp_verdict("inside ", errno, 0, "sigwaitinfo() failed");
-            return;
-        }
-    kp_verdict("inside ", info.si_pid == 0 ? 0 : KP_OTHER, 0,
-               "sigwaitinfo() -> SIGUSR1 from PID %ld (the sender is outside: it has no "
-               "number in this namespace, so the kernel reports 0)",
-               (long)info.si_pid);
-}
-
-static int kp_send_report(int fd)
-{
-    struct kp_report report = {kp_probes, kp_unexpected};
-    if (write(fd, &report, sizeof report) != sizeof report) {
-        kp_error(errno, "write the report to the parent");
-        return -1;
-    }
-    kp_probes = kp_unexpected = 0;
-    return 0;
-}
-
-/* Waits for the child's outside PID from the parent; 0 when the parent is
- * gone (EOF, or a hung-up pipe: then PR_SET_PDEATHSIG came too late). */
-static pid_t kp_receive_own_outside_pid(int fd)
-{
-    pid_t pid;
-    struct pollfd p = {.fd = fd, .events = 0};
-
-    if (read(fd, &pid, sizeof pid) != sizeof pid)
-        return 0;
-    if (poll(&p, 1, 0) == -1 || (p.revents & POLLHUP))
-        return 0;
-    return pid;
-}
-
-/* The probes made from inside: IDs, then kill() on PIDs of this namespace
- * (visible) and of the parent's (not), then a signal an init ignores. */
-static void kp_probe_from_inside(const struct kp_args *args, pid_t self_outside)
-{
-    pid_t grandchild;
-
-    kp_verdict("inside ", getpid() == 1 ? 0 : KP_OTHER, 0,
-               "getpid() -> %ld (the first process of a new namespace is its PID 1)",
-               (long)getpid());
-    kp_verdict("inside ", getppid() == 0 ? 0 : KP_OTHER, 0,
-               "getppid() -> %ld (the parent is in the parent namespace, which has no "
-               "number for it here)",
-               (long)getppid());
-    fflush(stdout);
-    grandchild = fork();
-    if (grandchild == -1) {
-        kp_error(errno, "fork (inside the new namespace)");
-        _exit(1);
-    }
-    if (grandchild == 0)
-        kp_grandchild(args);
-    close(args->life[1]); /* now only the grandchild holds it */
+    verdict("inside ", getpid() == 1,
+            "getpid() -> %ld (the first process of a new namespace is its PID 1)", (long)getpid());
+    verdict("inside ", getppid() == 0,
+            "getppid() -> %ld (the parent has no number in this namespace)", (long)getppid());
+    pid_t grandchild = fork();
+    if (grandchild == -1)
+        err(EXIT_FAILURE, "fork (inside the new namespace)");
+    while (grandchild == 0) /* it only holds the life pipe open, until the kernel kills it */
+        pause();
+    close(life[1]);
     printf("inside : fork() -> %ld (a second process in this namespace)\n", (long)grandchild);
-
-    int got = kp_kill(1, 0);
-    kp_verdict("inside ", got, 0, "kill(1, 0) -> %s (visible: PID 1 is this process itself)",
-               kp_errno_name(got));
-    got = kp_kill(grandchild, 0);
-    kp_verdict("inside ", got, 0,
-               "kill(%ld, 0) -> %s (visible: this process's child, in the same namespace)",
-               (long)grandchild, kp_errno_name(got));
-    kp_probe_outside_pid(args->parent_pid, "the parent", grandchild);
-    kp_probe_outside_pid(args->witness_pid, "the witness", grandchild);
-    kp_probe_outside_pid(self_outside, "this very process", grandchild);
-    kp_probe_init_ignores_sigterm();
+    int got = tryKill(1, 0);
+    verdict("inside ", got == 0, "kill(1, 0) -> %s (visible: PID 1 is this process itself)",
+            errnoName(got));
+    got = tryKill(grandchild, 0);
+    verdict("inside ", got == 0,
+            "kill(%ld, 0) -> %s (visible: this process's child, in the same namespace)",
+            (long)grandchild, errnoName(got));
+    probeOutsidePid(parentPid, "the parent", grandchild);
+    probeOutsidePid(witnessPid, "the witness", grandchild);
+    probeOutsidePid(selfOutside, "this very process", grandchild);
+    /* An init gets only signals it handles (or SIGKILL/SIGSTOP from above). */
+    got = tryKill(1, SIGTERM);
+    verdict("inside ", got == 0,
+            "kill(1, SIGTERM) -> %s, and PID 1 is still running (no handler: ignored)",
+            errnoName(got));
 }
 
-/* The child: PID 1 of the new namespace. It never returns: it ends with
- * _exit(), which leaves stdio alone (the parent owns it), or by SIGKILL. */
-static int kp_child_main(void *arg)
+/* The child, PID 1 of the new namespace: it ends with _exit() or SIGKILL. */
+static int childMain(void *unused __attribute__((unused)))
 {
-    const struct kp_args *args = arg;
+    pid_t selfOutside;
     sigset_t usr1;
-    pid_t self_outside;
+    siginfo_t info;
+    char byte;
 
     signal(SIGINT, SIG_DFL); /* the parent's handlers are not for us */
     signal(SIGTERM, SIG_DFL);
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1) /* die with the parent */
-        kp_error(errno, "prctl(PR_SET_PDEATHSIG)");
-    /* A pipe reports EOF only once every copy of its write end is closed:
-     * drop the parent's ends, which we got copies of. */
-    close(args->command[1]);
-    close(args->report[0]);
-    close(args->life[0]);
-    self_outside = kp_receive_own_outside_pid(args->command[0]);
-    if (self_outside == 0)
-        _exit(1);
+        err(EXIT_FAILURE, "prctl(PR_SET_PDEATHSIG)");
+    close(toChild[1]); /* a pipe gives EOF once every copy of its write end is closed */
+    close(fromChild[0]);
+    close(life[0]);
+    if (read(toChild[0], &selfOutside, sizeof selfOutside) != sizeof selfOutside)
+        _exit(EXIT_FAILURE); /* the parent is gone */
     sigemptyset(&usr1);
     sigaddset(&usr1, SIGUSR1);
-    sigprocmask(SIG_BLOCK, &usr1, NULL); /* queue it for sigwaitinfo() */
-
-    kp_probe_from_inside(args, self_outside);
-    if (kp_send_report(args->report[1]) == -1)
-        _exit(1);
-    /* The parent sends SIGUSR1, prints its line, then the go byte. */
-    char byte;
-    if (read(args->command[0], &byte, 1) != 1)
-        _exit(1);
-    kp_probe_signal_from_outside();
-    if (kp_send_report(args->report[1]) == -1)
-        _exit(1);
-    /* Wait to be killed by the parent; EOF means it is gone. */
-    while (read(args->command[0], &byte, 1) > 0)
-        ;
-    _exit(0);
+    sigprocmask(SIG_BLOCK, &usr1, NULL); /* queued for sigwaitinfo(), not dropped */
+    probeFromInside(selfOutside);
+    if (write(fromChild[1], "i", 1) != 1 || read(toChild[0], &byte, 1) != 1)
+        _exit(EXIT_FAILURE);
+    if (sigwaitinfo(&usr1, &info) == -1)
+        err(EXIT_FAILURE, "sigwaitinfo");
+    verdict("inside ", info.si_pid == 0,
+            "sigwaitinfo() -> SIGUSR1 from PID %ld (the sender has no number in here)",
+            (long)info.si_pid);
+    if (write(fromChild[1], "i", 1) == 1) /* then wait to be killed (EOF: parent gone) */
+        while (read(toChild[0], &byte, 1) > 0)
+            ;
+    _exit(EXIT_SUCCESS);
 }
 
-/* SIGINT/SIGTERM in the parent: the child is an init and would ignore them,
- * so end its namespace with SIGKILL, then die of the signal as usual. */
-static void kp_on_signal(int sig)
+/* SIGINT, SIGTERM: the child, an init, would ignore them; SIGKILL it, then die. */
+static void onSignal(int sig)
 {
-    if (kp_child > 0)
-        kill(kp_child, SIGKILL);
-    if (kp_witness > 0)
-        kill(kp_witness, SIGKILL);
+    if (childPid > 0)
+        kill(childPid, SIGKILL);
+    if (witnessPid > 0)
+        kill(witnessPid, SIGKILL);
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
-/* A process of the parent's namespace that only waits to be killed: one more
- * outside PID for the child to probe (see kp_probe_outside_pid()). */
-static pid_t kp_start_witness(void)
+/* The parent's probes, once the child has made its own. */
+static void probeFromOutside(pid_t child, bool waitForEnter)
 {
-    pid_t parent = getpid();
-
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == -1) {
-        kp_error(errno, "fork (the witness process)");
-        return -1;
+    char byte;
+    int status, got = tryKill(child, 0);
+    verdict("outside", got == 0,
+            "kill(%ld, 0) -> %s (visible: the child's namespace is a descendant of this one)",
+            (long)child, errnoName(got));
+    got = tryKill(child, SIGUSR1);
+    verdict("outside", got == 0,
+            "kill(%ld, SIGUSR1) -> %s (a real signal sent into the child namespace)", (long)child,
+            errnoName(got));
+    if (write(toChild[1], "g", 1) != 1 || read(fromChild[0], &byte, 1) != 1)
+        errx(EXIT_FAILURE, "the child ended before its last probe");
+    if (waitForEnter) {
+        printf("outside: its init is PID %ld here; look, then press Enter to end it\n",
+               (long)child);
+        while ((got = getchar()) != EOF && got != '\n')
+            ;
     }
-    if (pid == 0) {
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != parent)
-            _exit(1);
-        for (;;)
-            pause();
-    }
-    return pid;
-}
-
-/* Reads one report from the child; -1 when it ended before sending it. */
-static int kp_receive_report(int fd)
-{
-    struct kp_report report;
-    ssize_t n;
-
-    while ((n = read(fd, &report, sizeof report)) == -1 && errno == EINTR)
-        ;
-    if (n != sizeof report) {
-        kp_error(n == -1 ? errno : 0, "the child ended before reporting");
-        return -1;
-    }
-    kp_probes += report.probes;
-    kp_unexpected += report.unexpected;
-    return 0;
-}
-
-static void kp_wait_for_enter(pid_t child)
-{
-    int c;
-    printf("outside: the namespace is still up; its init is PID %ld here. Look with\n"
-           "         ps -e -o pid,pidns,cmd   then press Enter to end it\n",
-           (long)child);
-    while ((c = getchar()) != EOF && c != '\n')
-        ;
-}
-
-/* Creates the child, PID 1 of a new PID namespace. Returns its PID as our
- * namespace numbers it, or -1. */
-static pid_t kp_start_child(struct kp_args *args)
-{
-    /* The child runs on its own copy of this array (no CLONE_VM): a static
-     * one needs no freeing on either side. */
-    static char stack[KP_STACK_SIZE] __attribute__((aligned(16)));
-    pid_t pid;
-
-    fflush(stdout); /* the child gets a copy of our buffers: empty them first */
-    /* The stack grows down on the machines Linux runs on: pass its top. */
-    pid = clone(kp_child_main, stack + KP_STACK_SIZE, CLONE_NEWPID | SIGCHLD, args);
-    if (pid == -1 && errno == EPERM)
-        kp_error_hint(errno, "it needs CAP_SYS_ADMIN: run it as root, or with unshare -Ur",
-                      "clone(CLONE_NEWPID)");
-    else if (pid == -1)
-        kp_error(errno, "clone(CLONE_NEWPID)");
-    return pid;
-}
-
-/* Ends a process of ours and collects it; returns its wait status. */
-static int kp_reap(pid_t pid, int sig)
-{
-    int status = 0;
-    if (sig != 0 && kill(pid, sig) == -1)
-        kp_error(errno, "kill(%ld, %s)", (long)pid, strsignal(sig));
-    while (waitpid(pid, &status, 0) == -1)
-        if (errno != EINTR) {
-            kp_error(errno, "waitpid(%ld)", (long)pid);
-            break;
-        }
-    return status;
-}
-
-/* The parent's probes, once the child has reported its own. */
-static int kp_probe_from_outside(pid_t child, int command_fd, int report_fd, int life_fd, int wait)
-{
-    char go = 'g', byte;
-    int got = kp_kill(child, 0);
-
-    kp_verdict("outside", got, 0,
-               "kill(%ld, 0) -> %s (visible: the child's namespace is a descendant of this one)",
-               (long)child, kp_errno_name(got));
-    got = kp_kill(child, SIGUSR1);
-    kp_verdict("outside", got, 0,
-               "kill(%ld, SIGUSR1) -> %s (a real signal sent into the child namespace)",
-               (long)child, kp_errno_name(got));
-    /* Only now let the child collect it, so that the lines come in order. */
-    if (write(command_fd, &go, 1) != 1 || kp_receive_report(report_fd) == -1)
-        return -1;
-    if (wait)
-        kp_wait_for_enter(child);
-    got = kp_kill(child, SIGKILL);
-    kp_verdict("outside", got, 0, "kill(%ld, SIGKILL) -> %s", (long)child, kp_errno_name(got));
-    int status = kp_reap(child, 0);
-    kp_child = -1;
-    int killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-    kp_verdict("outside", killed ? 0 : KP_OTHER, 0,
-               "waitpid(%ld) -> %s (SIGKILL from an ancestor namespace ends even an init)",
-               (long)child, killed ? "killed by SIGKILL" : "not killed by SIGKILL");
-    ssize_t n = read(life_fd, &byte, 1);
-    kp_verdict("outside", n == 0 ? 0 : KP_OTHER, 0,
-               "read(pipe held only by the child's child) -> %s (when a namespace's init dies, "
-               "the kernel kills every other process of the namespace)",
-               n == 0 ? "EOF, it is gone" : "no EOF");
-    return 0;
-}
-
-static void kp_close_pipes(struct kp_args *args)
-{
-    int *fds[] = {args->command, args->report, args->life};
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 2; j++)
-            if (fds[i][j] != -1) {
-                close(fds[i][j]);
-                fds[i][j] = -1;
-            }
-}
-
-/* Starts the witness, the pipes and the child, runs both sides' probes and
- * cleans up. Returns the exit status. */
-static int kp_run(int wait)
-{
-    struct kp_args args = {
-        .parent_pid = getpid(), .command = {-1, -1}, .report = {-1, -1}, .life = {-1, -1}};
-    int rc = 1;
-
-    printf("outside: this process is PID %ld\n", (long)args.parent_pid);
-    /* The witness comes first, so that it holds no copy of the pipes. */
-    args.witness_pid = kp_witness = kp_start_witness();
-    if (args.witness_pid == -1)
-        return 1;
-    printf("outside: fork() -> %ld (a witness: one more process in this namespace)\n",
-           (long)args.witness_pid);
-    if (pipe2(args.command, O_CLOEXEC) == -1 || pipe2(args.report, O_CLOEXEC) == -1 ||
-        pipe2(args.life, O_CLOEXEC) == -1) {
-        kp_error(errno, "pipe");
-        goto out;
-    }
-    pid_t child = kp_start_child(&args);
-    if (child == -1)
-        goto out;
-    kp_child = child;
-    close(args.command[0]), close(args.report[1]), close(args.life[1]); /* the child's */
-    args.command[0] = args.report[1] = args.life[1] = -1;
-    printf("outside: clone(CLONE_NEWPID) -> %ld (the child's PID in this namespace)\n",
-           (long)child);
-    if (write(args.command[1], &child, sizeof child) != sizeof child) {
-        kp_error(errno, "write to the child");
-    } else if (kp_receive_report(args.report[0]) == 0 &&
-               kp_probe_from_outside(child, args.command[1], args.report[0], args.life[0], wait) ==
-                   0) {
-        printf("summary: %d probes, %s\n", kp_probes,
-               kp_unexpected == 0 ? "all as the kernel documents" : "SOME UNEXPECTED");
-        rc = kp_unexpected == 0 ? 0 : 2;
-    }
-    if (kp_child > 0) { /* an error path: end the namespace */
-        kp_reap(child, SIGKILL);
-        kp_child = -1;
-    }
-out:
-    kp_reap(args.witness_pid, SIGKILL);
-    kp_witness = -1;
-    kp_close_pipes(&args);
-    return rc;
+    got = tryKill(child, SIGKILL);
+    verdict("outside", got == 0, "kill(%ld, SIGKILL) -> %s", (long)child, errnoName(got));
+    if (waitpid(child, &status, 0) == -1)
+        err(EXIT_FAILURE, "waitpid");
+    childPid = -1;
+    bool killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+    verdict("outside", killed,
+            "waitpid(%ld) -> %s (SIGKILL from an ancestor namespace ends even an init)",
+            (long)child, killed ? "killed by SIGKILL" : "not killed by SIGKILL");
+    ssize_t n = read(life[0], &byte, 1);
+    verdict("outside", n == 0,
+            "read(pipe held only by the child's child) -> %s (killed with its init)",
+            n == 0 ? "EOF, it is gone" : "no EOF");
 }
 
 int main(int argc, char *argv[])
 {
-    static const struct option options[] = {
-        {"wait", no_argument, NULL, 'w'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    struct sigaction sa = {.sa_handler = kp_on_signal};
-    int opt, wait = 0;
+    struct sigaction sa = {.sa_handler = onSignal};
+    bool waitForEnter = false;
+    char byte;
 
-    /* Line-buffered even into a pipe or a file: the child's lines must not
-     * sit in a buffer when it is killed. */
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    while ((opt = getopt_long(argc, argv, "wh", options, NULL)) != -1) {
-        switch (opt) {
-        case 'w':
-            wait = 1;
-            break;
-        case 'h':
-            kp_usage(stdout);
-            return 0;
-        default:
-            fprintf(stderr, "Try '%s --help' for more information.\n", KP_NAME);
-            return 1;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* no line sits in a buffer when a process is killed */
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            printf("Usage: %s [--wait]\nProbe which processes kill() reaches across a PID "
+                   "namespace.\n  -w, --wait   wait for Enter before ending it\n",
+                   argv[0]);
+            return EXIT_SUCCESS;
         }
+        if (strcmp(argv[i], "-w") == 0 || strcmp(argv[i], "--wait") == 0)
+            waitForEnter = true;
+        else
+            errx(EXIT_FAILURE, "%s '%s' (try 'pidns_kill_probe --help')",
+                 argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
     }
-    if (optind < argc) {
-        fprintf(stderr, "%s: unexpected argument '%s'\nTry '%s --help' for more information.\n",
-                KP_NAME, argv[optind], KP_NAME);
-        return 1;
-    }
+    probes = mmap(NULL, 2 * sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (probes == MAP_FAILED)
+        err(EXIT_FAILURE, "mmap");
+    unexpected = probes + 1;
     sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGINT, &sa, NULL) == -1 || sigaction(SIGTERM, &sa, NULL) == -1) {
-        kp_error(errno, "sigaction");
-        return 1;
+    if (sigaction(SIGINT, &sa, NULL) == -1 || sigaction(SIGTERM, &sa, NULL) == -1)
+        err(EXIT_FAILURE, "sigaction");
+    parentPid = getpid();
+    printf("pidns_kill_probe: who can signal whom across a PID namespace boundary\n"
+           "outside: this process is PID %ld\n",
+           (long)parentPid);
+    witnessPid = fork(); /* before the pipes, so that it holds no copy of them */
+    if (witnessPid == -1)
+        err(EXIT_FAILURE, "fork (the witness)");
+    if (witnessPid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        for (;;)
+            pause();
     }
-    printf("%s: who can signal whom across a PID namespace boundary\n", KP_NAME);
-    return kp_run(wait);
+    printf("outside: fork() -> %ld (a witness, one more process here)\n", (long)witnessPid);
+    if (pipe2(toChild, O_CLOEXEC) == -1 || pipe2(fromChild, O_CLOEXEC) == -1 ||
+        pipe2(life, O_CLOEXEC) == -1)
+        err(EXIT_FAILURE, "pipe2");
+    pid_t child = clone(childMain, stack + sizeof stack, CLONE_NEWPID | SIGCHLD, NULL);
+    if ((childPid = child) == -1) /* EPERM: needs CAP_SYS_ADMIN, as root or unshare -Ur */
+        err(EXIT_FAILURE, "clone(CLONE_NEWPID)");
+    close(toChild[0]);
+    close(fromChild[1]);
+    close(life[1]);
+    printf("outside: clone(CLONE_NEWPID) -> %ld (the child's PID here)\n", (long)child);
+    if (write(toChild[1], &child, sizeof child) != sizeof child ||
+        read(fromChild[0], &byte, 1) != 1)
+        errx(EXIT_FAILURE, "the child ended before its probes");
+    probeFromOutside(child, waitForEnter);
+    kill(witnessPid, SIGKILL);
+    waitpid(witnessPid, NULL, 0);
+    printf("summary: %d probes, %s\n", *probes,
+           *unexpected == 0 ? "all as the kernel documents" : "SOME UNEXPECTED");
+    return *unexpected == 0 ? EXIT_SUCCESS : 2;
 }

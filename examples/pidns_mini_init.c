@@ -2,9 +2,10 @@
  *
  * The first process of a PID namespace (its PID 1) has two jobs that an
  * ordinary program does not do:
- *  - it adopts every orphan of the namespace: when a process dies, its
- *    children are re-parented to PID 1, and their exit status stays in the
- *    process table (a zombie) until PID 1 collects it with wait();
+ *  - it adopts the orphans of the namespace's processes, and their exit
+ *    status stays in the process table (a zombie) until PID 1 collects it
+ *    with wait(); or, another way, ignores SIGCHLD (SIG_IGN or
+ *    SA_NOCLDWAIT) so that the kernel reaps them at once;
  *  - it gets no signal it has no handler for, so Ctrl-C or SIGTERM sent to a
  *    namespace do nothing unless its init passes them on.
  * This program creates a PID namespace, becomes its PID 1, runs COMMAND as
@@ -20,11 +21,13 @@
  *   pidns_mini_init: PID 2 (sh) exited with status 0
  * With --no-reap it waits for COMMAND only: orphans stay zombies, counted at
  * the end. A second Ctrl-C or SIGTERM kills the whole namespace.
- * Exit status: COMMAND's (128+N if a signal N killed it); 77 skipped (needs
- * CAP_SYS_ADMIN); 125 this program failed or was used wrongly; 126 COMMAND
- * cannot run, 127 COMMAND not found.
+ * Exit status: COMMAND's (128+N if a signal N killed it); 126 COMMAND cannot
+ * run, 127 COMMAND not found; 125 (like env(1), as 1 could be COMMAND's)
+ * this program failed or was used wrongly, with one line
+ * "pidns_mini_init: what failed: why" (err(3)).
  */
 #define _GNU_SOURCE
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <sched.h>
@@ -33,33 +36,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define STACK_SIZE (1024 * 1024)
-#define EXIT_SKIPPED 77
 #define EXIT_OWN_FAILURE 125
 
-static const char *prog = "pidns_mini_init";
-static int in_child; /* set after fork/clone: leave with _exit() */
-static int quiet;
-static int no_reap;
+static char stack[256 * 1024]; /* init's; it runs on its own copy */
+static int quiet, noReap;
 static char **command;
 
-/* The signals passed on to COMMAND (and SIGCHLD, which init waits for). */
-static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
-#define N_FORWARDED (sizeof forwarded / sizeof forwarded[0])
-
-/* The one error path: "program: what failed: why", then leave. */
-__attribute__((noreturn)) static void die(const char *what)
-{
-    fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(errno));
-    if (in_child)
-        _exit(EXIT_OWN_FAILURE);
-    exit(EXIT_OWN_FAILURE);
-}
+/* The signals passed on to COMMAND, and SIGCHLD, which init waits for. */
+static const int waited[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
 
 /* A progress message on stderr, so COMMAND's stdout stays its own. */
 __attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
@@ -68,39 +56,22 @@ __attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", prog);
+    fprintf(stderr, "pidns_mini_init: ");
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
 }
 
-/* "SIGTERM" for the signals this program handles by name. */
-static const char *signal_name(int sig)
+/* "exited with status 3" or "was killed by signal 15 (Terminated)". */
+static void describeStatus(int status, char *buf, size_t len)
 {
-    switch (sig) {
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
-    case SIGHUP: return "SIGHUP";
-    case SIGQUIT: return "SIGQUIT";
-    case SIGUSR1: return "SIGUSR1";
-    case SIGUSR2: return "SIGUSR2";
-    case SIGKILL: return "SIGKILL";
-    default: return "a signal";
-    }
-}
-
-/* "exited with status 3" or "was killed by SIGTERM (Terminated)". */
-static void describe_status(int status, char *buf, size_t len)
-{
-    if (WIFEXITED(status))
-        snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
-    else
-        snprintf(buf, len, "was killed by signal %d (%s)", WTERMSIG(status),
-                 strsignal(WTERMSIG(status)));
+    snprintf(buf, len, WIFEXITED(status) ? "exited with status %d" : "was killed by signal %d (%s)",
+             WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+             strsignal(WTERMSIG(status)));
 }
 
 /* A shell-style exit status: the exit code, or 128 + the killing signal. */
-static int shell_status(int status)
+static int shellStatus(int status)
 {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
@@ -109,45 +80,37 @@ static int shell_status(int status)
  * signal is queued even for an init with no handler (the kernel cannot know
  * what the handler will be when it is unblocked), so blocking them and
  * waiting for them is a correct way for an init to receive them. */
-static void wait_set(sigset_t *set)
+static void waitSet(sigset_t *set)
 {
     sigemptyset(set);
-    sigaddset(set, SIGCHLD);
-    for (size_t i = 0; i < N_FORWARDED; i++)
-        sigaddset(set, forwarded[i]);
+    for (size_t i = 0; i < sizeof waited / sizeof waited[0]; i++)
+        sigaddset(set, waited[i]);
 }
 
-/* --- PID 2: the command ------------------------------------------------- */
-
-static void start_command(void)
+static void startCommand(void)
 {
     sigset_t none;
-    sigemptyset(&none);
-    /* The command starts with no signal blocked, as from a shell. */
+    sigemptyset(&none); /* the command starts with no signal blocked, as from a shell */
     if (sigprocmask(SIG_SETMASK, &none, NULL) == -1)
-        die("sigprocmask");
+        err(EXIT_OWN_FAILURE, "sigprocmask");
     execvp(command[0], command);
-    int err = errno;
-    fprintf(stderr, "%s: cannot run %s: %s\n", prog, command[0], strerror(err));
-    _exit(err == ENOENT ? 127 : 126);
+    err(errno == ENOENT ? 127 : 126, "cannot run %s", command[0]);
 }
 
-/* --- PID 1: the init ---------------------------------------------------- */
-
 /* Collects every child that has ended. Returns 1 once COMMAND has ended,
- * with its wait status in *command_status. With --no-reap only COMMAND is
+ * with its wait status in *commandStatus. With --no-reap only COMMAND is
  * collected, so orphans stay zombies. */
-static int reap_children(pid_t command_pid, int *command_status)
+static int reapChildren(pid_t commandPid, int *commandStatus)
 {
     int done = 0, status;
     pid_t pid;
     char text[128];
     // tag::reap[]
-    while ((pid = waitpid(no_reap ? command_pid : -1, &status, WNOHANG)) > 0) {
-        describe_status(status, text, sizeof text);
-        if (pid == command_pid) {
+    while ((pid = waitpid(noReap ? commandPid : -1, &status, WNOHANG)) > 0) {
+        describeStatus(status, text, sizeof text);
+        if (pid == commandPid) {
             say("PID %ld (%s) %s", (long)pid, command[0], text);
-            *command_status = status;
+            *commandStatus = status;
             done = 1;
         } else {
             say("reaped PID %ld, an orphan: %s", (long)pid, text);
@@ -155,12 +118,12 @@ static int reap_children(pid_t command_pid, int *command_status)
     }
     // end::reap[]
     if (pid == -1 && errno != ECHILD)
-        die("waitpid");
+        err(EXIT_OWN_FAILURE, "waitpid");
     return done;
 }
 
 /* With --no-reap: collect the zombies that waited, only to count them. */
-static void count_zombies(void)
+static void countZombies(void)
 {
     int zombies = 0;
     while (waitpid(-1, NULL, WNOHANG) > 0)
@@ -168,23 +131,21 @@ static void count_zombies(void)
     say("%d orphan(s) stayed zombies until now: nobody reaped them", zombies);
 }
 
-static int init_main(void *arg)
+static int initMain(void *arg)
 {
     (void)arg;
-    in_child = 1;
     /* If the program above us dies, so do we, and with us the namespace. */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
-        die("prctl(PR_SET_PDEATHSIG)");
+        err(EXIT_OWN_FAILURE, "prctl(PR_SET_PDEATHSIG)");
     say("PID %ld in a new namespace, running %s as PID 2", (long)getpid(), command[0]);
-    fflush(NULL);
-    pid_t command_pid = fork();
-    if (command_pid == -1)
-        die("fork");
-    if (command_pid == 0)
-        start_command();
+    pid_t commandPid = fork();
+    if (commandPid == -1)
+        err(EXIT_OWN_FAILURE, "fork");
+    if (commandPid == 0)
+        startCommand();
     sigset_t set;
-    wait_set(&set);
-    int command_status = 0;
+    waitSet(&set);
+    int commandStatus = 0;
     // tag::loop[]
     for (;;) {
         siginfo_t info;
@@ -192,40 +153,23 @@ static int init_main(void *arg)
         if (sig == -1 && errno == EINTR)
             continue;
         if (sig == -1)
-            die("sigwaitinfo");
+            err(EXIT_OWN_FAILURE, "sigwaitinfo");
         if (sig == SIGCHLD) {
-            if (reap_children(command_pid, &command_status))
+            if (reapChildren(commandPid, &commandStatus))
                 break;
         } else {
-            say("passing %s on to PID %ld", signal_name(sig), (long)command_pid);
-            if (kill(command_pid, sig) == -1 && errno != ESRCH)
-                die("kill");
+            say("passing SIG%s on to PID %ld", sigabbrev_np(sig), (long)commandPid);
+            if (kill(commandPid, sig) == -1 && errno != ESRCH)
+                err(EXIT_OWN_FAILURE, "kill");
         }
     }
     // end::loop[]
-    if (no_reap)
-        count_zombies();
-    fflush(NULL);
-    return shell_status(command_status);
+    if (noReap)
+        countZombies();
+    return shellStatus(commandStatus);
 }
 
-/* --- the program in the parent namespace -------------------------------- */
-
-static void usage(FILE *out, int status)
-{
-    fprintf(out,
-            "Usage: %s [-q] [--no-reap] [--] COMMAND [ARG...]\n"
-            "Runs COMMAND as PID 2 of a new PID namespace, under a minimal init (PID 1)\n"
-            "that reaps orphans and passes signals on to COMMAND.\n"
-            "  -q, --quiet    no progress messages\n"
-            "      --no-reap  wait for COMMAND only: orphans stay zombies (to compare)\n"
-            "  -h, --help     this text\n"
-            "Needs CAP_SYS_ADMIN (root, or: unshare -r %s ...).\n",
-            prog, prog);
-    exit(status);
-}
-
-static void parse_args(int argc, char **argv)
+static void parseArgs(int argc, char **argv)
 {
     enum { OPT_NO_REAP = 256 };
     static const struct option options[] = {
@@ -235,41 +179,33 @@ static void parse_args(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     int opt;
+
+    opterr = 0;
     /* '+': stop at the first non-option, which belongs to COMMAND. */
     while ((opt = getopt_long(argc, argv, "+qh", options, NULL)) != -1) {
         switch (opt) {
-        case 'q': quiet = 1; break;
-        case OPT_NO_REAP: no_reap = 1; break;
-        case 'h': usage(stdout, EXIT_SUCCESS); break;
+        case 'q':
+            quiet = 1;
+            break;
+        case OPT_NO_REAP:
+            noReap = 1;
+            break;
+        case 'h':
+            printf("Usage: %s [-q] [--no-reap] [--] COMMAND [ARG...]\n"
+                   "Run COMMAND as PID 2 of a new PID namespace, under a minimal init (PID 1)\n"
+                   "that reaps orphans and passes signals on to COMMAND.\n"
+                   "  -q, --quiet    no progress messages\n"
+                   "      --no-reap  wait for COMMAND only: orphans stay zombies (to compare)\n",
+                   argv[0]);
+            exit(EXIT_SUCCESS);
         default:
-            fprintf(stderr, "Try '%s --help'.\n", prog);
-            exit(EXIT_OWN_FAILURE);
+            errx(EXIT_OWN_FAILURE, "unknown option '%s' (try 'pidns_mini_init --help')",
+                 argv[optind - 1]);
         }
     }
-    if (optind == argc) {
-        fprintf(stderr, "%s: no COMMAND given: say what to run, e.g. %s sleep 10\n", prog, prog);
-        exit(EXIT_OWN_FAILURE);
-    }
+    if (optind == argc)
+        errx(EXIT_OWN_FAILURE, "no COMMAND given: say what to run, e.g. pidns_mini_init sleep 10");
     command = argv + optind;
-}
-
-static pid_t start_init(void)
-{
-    char *stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-    if (stack == MAP_FAILED)
-        die("mmap stack");
-    fflush(NULL);
-    pid_t init = clone(init_main, stack + STACK_SIZE, CLONE_NEWPID | SIGCHLD, NULL);
-    if (init == -1 && errno == EPERM) {
-        printf("%s: skipped: needs CAP_SYS_ADMIN to create a PID namespace "
-               "(run as root, or: unshare -r)\n", prog);
-        exit(EXIT_SKIPPED);
-    }
-    if (init == -1)
-        die("clone(CLONE_NEWPID)");
-    munmap(stack, STACK_SIZE); /* the child has its own copy */
-    return init;
 }
 
 /* Waits for init, passing signals down. The first SIGINT or SIGTERM is
@@ -278,41 +214,35 @@ static pid_t start_init(void)
 static int supervise(pid_t init)
 {
     sigset_t set;
-    wait_set(&set);
+    waitSet(&set);
     int stops = 0;
     for (;;) {
-        int status, sig = sigwaitinfo(&set, NULL);
-        if (sig == -1 && errno == EINTR)
+        int status, sig = sigwaitinfo(&set, NULL); /* -1 only if interrupted: wait again */
+        if (sig == SIGCHLD && waitpid(init, &status, WNOHANG) == init)
+            return shellStatus(status);
+        if (sig == -1 || sig == SIGCHLD)
             continue;
-        if (sig == -1)
-            die("sigwaitinfo");
-        if (sig == SIGCHLD) {
-            pid_t pid = waitpid(init, &status, WNOHANG);
-            if (pid == -1)
-                die("waitpid");
-            if (pid == init)
-                return shell_status(status);
-            continue;
-        }
         if ((sig == SIGINT || sig == SIGTERM) && ++stops > 1) {
-            say("second %s: killing the whole namespace", signal_name(sig));
+            say("second SIG%s: killing the whole namespace", sigabbrev_np(sig));
             sig = SIGKILL;
         }
         if (kill(init, sig) == -1 && errno != ESRCH)
-            die("kill");
+            err(EXIT_OWN_FAILURE, "kill");
     }
 }
 
 int main(int argc, char **argv)
 {
-    parse_args(argc, argv);
+    parseArgs(argc, argv);
     setvbuf(stdout, NULL, _IOLBF, 0); /* every line leaves at once, even into a pipe */
     sigset_t set;
-    wait_set(&set);
+    waitSet(&set);
     /* Blocked before clone(), so nothing is lost before anyone waits; both
      * init and this process then take them with sigwaitinfo(). */
     if (sigprocmask(SIG_BLOCK, &set, NULL) == -1)
-        die("sigprocmask");
-    pid_t init = start_init();
+        err(EXIT_OWN_FAILURE, "sigprocmask");
+    pid_t init = clone(initMain, stack + sizeof stack, CLONE_NEWPID | SIGCHLD, NULL);
+    if (init == -1) /* EPERM: needs CAP_SYS_ADMIN, as root or with unshare -r */
+        err(EXIT_OWN_FAILURE, "clone(CLONE_NEWPID)");
     return supervise(init);
 }

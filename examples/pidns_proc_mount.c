@@ -1,339 +1,201 @@
 /* pidns_proc_mount.c: giving a new PID namespace its own /proc, safely.
  *
- * What it shows
- *   Tools such as ps read /proc, so a PID namespace only looks right from
- *   inside when a procfs mounted by one of its own processes sits at /proc.
- *   Mounting it over the /proc everyone shares would hide the system's
- *   processes from every other program in the same mount namespace (which
- *   is why the article mounts at /proc2). There are two clean ways out:
- *
- *   default   clone(CLONE_NEWPID | CLONE_NEWNS): the child also gets its own
- *             mount namespace, a copy of ours. It makes every mount in it
- *             private (systemd makes / shared, and a shared mount would pass
- *             our new /proc back to the parent's namespace), then mounts
- *             procfs at /proc. Only the child's namespace sees it; the
- *             kernel discards it, with the namespace, when the last process
- *             inside exits. Nothing to clean up.
- *
+ * ps reads /proc, so a PID namespace looks right from inside only with a
+ * procfs mounted by one of its processes at /proc; mounted over the /proc
+ * everyone shares, it would hide the system's processes from every program
+ * in our mount namespace (hence the article's /proc2). Two clean ways out:
+ *   default   clone(CLONE_NEWPID | CLONE_NEWNS): the child gets its own
+ *             mount namespace too, makes its mounts private and mounts procfs
+ *             at /proc; the kernel discards it with the namespace.
  *   --chroot DIR
- *             clone(CLONE_NEWPID) only: the child changes its root to DIR
- *             and mounts procfs at /proc there, which is DIR/proc for us.
- *             That mount lives in OUR mount namespace, visible to everyone,
- *             and it outlives the child: so this program unmounts it when
- *             the child ends or when it is interrupted. We refuse DIR=/ (that
- *             would cover the real /proc) and a DIR/proc on a shared mount
- *             (the mount would propagate to its peers, which may include
- *             the real root). DIR must hold a root tree with COMMAND in it;
- *             prepare one, e.g. as root in a private mount namespace:
- *               unshare -m --propagation private sh -c \
- *                 'mkdir -p /tmp/jail && mount --rbind / /tmp/jail &&
- *                  ./pidns_proc_mount --chroot /tmp/jail'
- *             (then rmdir /tmp/jail). Note that chroot() is no security
- *             boundary: a root process can leave it. It only changes where
- *             "/" and so "/proc" are for the child.
+ *             clone(CLONE_NEWPID) only: the child chroots to DIR and mounts
+ *             procfs at /proc there, DIR/proc for us: a mount in OUR mount
+ *             namespace that outlives the child, so we unmount it at the end.
+ *             DIR must hold a root tree with COMMAND, e.g. (as root):
+ *               unshare -m --propagation private sh -c 'mkdir -p /tmp/jail &&
+ *                 mount --rbind / /tmp/jail && ./pidns_proc_mount --chroot /tmp/jail'
  *
- * Build:  cc -Wall -o pidns_proc_mount pidns_proc_mount.c
+ * Build:  cc -o pidns_proc_mount pidns_proc_mount.c
  * Run:    sudo ./pidns_proc_mount [--chroot DIR] [COMMAND [ARG...]]
- *         (root, or root of a user namespace, e.g. inside the pidns-tutor lab)
- *         COMMAND defaults to: ps -e -o pid,ppid,cmd
- * Prints: one line saying where procfs was mounted, then COMMAND's output;
- *         by default ps, running as PID 1 with PPID 0, alone in its namespace:
- *             Mounted procfs at /proc in a new mount namespace (yours is untouched)
- *                 PID    PPID CMD
- *                   1       0 ps -e -o pid,ppid,cmd
- * Exit status: COMMAND's (128+N if signal N ended it); on SIGINT, SIGTERM,
- * SIGHUP or SIGQUIT the child's namespace is killed and we exit with 128+N.
+ *         (COMMAND defaults to ps -e -o pid,ppid,cmd: PID 1, PPID 0, alone)
+ * Exit status: COMMAND's (128+N if signal N ended it, or if signal N stopped
+ * us). Errors: one line, "pidns_proc_mount: what failed: why", status 1.
  */
 #define _GNU_SOURCE
+#include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define STACK_SIZE (1024 * 1024)
+static char stack[256 * 1024]; /* the child's; it runs on its own copy */
+static char *defaultCommand[] = {"ps", "-e", "-o", "pid,ppid,cmd", NULL}, **command;
+static const char *chrootDir; /* NULL: default mode (own mount namespace) */
+static sigset_t originalMask; /* restored before exec */
 
-static const char *progName = "pidns_proc_mount";
-static char *defaultCommand[] = {"ps", "-e", "-o", "pid,ppid,cmd", NULL};
-
-/* What the parent must undo in --chroot mode; cleanUp() reads it on every
- * way out. A directory that appeared is ours; a DIR/proc whose device
- * changed has our procfs on top. */
+/* What the parent undoes in --chroot mode on every way out (not the child's
+ * copy of the atexit() handler). */
 static pid_t childPid = -1;
-static char chrootProc[PATH_MAX]; /* "" unless --chroot: the real path of DIR/proc */
-static bool procDirExisted;
-static dev_t deviceBefore;
+static char chrootProc[PATH_MAX + 8]; /* the real path of DIR/proc, or "" */
+static bool createdDir, inChild;
+static dev_t deviceBefore; /* DIR/proc with another device has our procfs on top */
 
-static bool cleanUp(void);
-
-enum failMode { WARN, EXIT_PARENT, EXIT_CHILD };
-
-/* Every message goes through here: "pidns_proc_mount: what: why", one line.
- * A clone child leaves with _exit(): exit() would run the parent's clean-up
- * and flush stdio buffers a second time. */
-static void failWith(enum failMode mode, int errnum, const char *fmt, ...)
-{
-    va_list ap;
-    char what[PATH_MAX + 256];
-
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    if (errnum != 0)
-        fprintf(stderr, "%s: %s: %s\n", progName, what, strerror(errnum));
-    else
-        fprintf(stderr, "%s: %s\n", progName, what);
-    if (mode == EXIT_CHILD)
-        _exit(EXIT_FAILURE);
-    if (mode == EXIT_PARENT) {
-        cleanUp();
-        exit(EXIT_FAILURE);
-    }
-}
-#define errMsg(...) failWith(WARN, errno, __VA_ARGS__)
-#define errExit(...) failWith(EXIT_PARENT, errno, __VA_ARGS__)
-#define errExitChild(...) failWith(EXIT_CHILD, errno, __VA_ARGS__)
-#define usageErr(...) failWith(EXIT_PARENT, 0, __VA_ARGS__)
-
-static void usage(void)
-{
-    printf("Usage: %s [--chroot DIR] [COMMAND [ARG...]]\n"
-           "Run COMMAND (default: ps -e -o pid,ppid,cmd) as PID 1 of a new PID namespace\n"
-           "whose own procfs is mounted at /proc, without touching the caller's /proc:\n"
-           "  (default)      in a new, private mount namespace\n"
-           "  --chroot DIR   chrooted into DIR, procfs at DIR/proc (unmounted at exit)\n"
-           "Needs root, or root in a user namespace.\n",
-           progName);
-    exit(EXIT_SUCCESS);
-}
-
-/* Decodes the octal escapes (\040 for a space) of a mountinfo field. */
-static void unescapeMountField(char *field)
-{
-    char *out = field;
-    for (char *in = field; *in != '\0'; in++) {
-        if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
-            in[3] >= '0' && in[3] <= '7') {
-            *out++ = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 + (in[3] - '0'));
-            in += 3;
-        } else {
-            *out++ = *in;
-        }
-    }
-    *out = '\0';
-}
-
-/* True if the mount that holds 'path' (the topmost mount at its longest
- * mount-point prefix) is shared, i.e. a mount made there propagates to its
- * peers. Its mountinfo line carries an optional field "shared:N". */
+/* True if a mount made at `path` would propagate to peers: the mountinfo
+ * line of the mount holding it (the last at the longest mount point covering
+ * path) has an optional field shared:N. Escaped blanks (\040) stay escaped. */
 static bool onSharedMount(const char *path)
 {
-    char line[4096], best[PATH_MAX] = "";
+    char line[4096], point[PATH_MAX];
+    size_t bestLen = 0;
     bool bestShared = false;
+    int afterPoint;
     FILE *info = fopen("/proc/self/mountinfo", "re");
 
     if (info == NULL)
-        errExit("fopen /proc/self/mountinfo");
+        err(EXIT_FAILURE, "fopen /proc/self/mountinfo");
     while (fgets(line, sizeof line, info) != NULL) {
-        char *save, *field = strtok_r(line, " \n", &save);
-        char *mountPoint = NULL;
-        bool shared = false;
-        for (int i = 1; field != NULL && strcmp(field, "-") != 0; i++) {
-            if (i == 5)
-                mountPoint = field;
-            if (i > 6 && strncmp(field, "shared:", 7) == 0)
-                shared = true;
-            field = strtok_r(NULL, " \n", &save);
-        }
-        if (mountPoint == NULL)
+        if (sscanf(line, "%*s %*s %*s %*s %4095s %*s%n", point, &afterPoint) != 1)
             continue;
-        unescapeMountField(mountPoint);
-        size_t len = strlen(mountPoint);
-        bool covers = strcmp(mountPoint, "/") == 0 || (strncmp(path, mountPoint, len) == 0 &&
-                                                       (path[len] == '\0' || path[len] == '/'));
-        if (covers && strlen(mountPoint) >= strlen(best) && len < sizeof best) {
-            strcpy(best, mountPoint); /* a later line at the same point is on top */
-            bestShared = shared;
+        size_t len = strlen(point);
+        bool covers =
+            len == 1 || (strncmp(path, point, len) == 0 && (path[len] == '\0' || path[len] == '/'));
+        if (covers && len >= bestLen) {
+            bestLen = len;
+            char *optional = line + afterPoint, *end = strstr(optional, " - ");
+            char *shared = strstr(optional, " shared:");
+            bestShared = shared != NULL && (end == NULL || shared < end);
         }
     }
     fclose(info);
     return bestShared;
 }
 
-/* Refuses, before anything is created, a chroot directory that is missing,
- * or where a procfs mount would reach beyond it; records what is there now. */
-static void checkChrootDir(const char *dir)
+/* --chroot DIR: refuses a DIR where a procfs mount would reach beyond it,
+ * and makes DIR/proc (or keeps the one there), remembering what to undo. */
+static void prepareChrootProc(const char *dir)
 {
-    char real[PATH_MAX];
+    char real[PATH_MAX], proc[PATH_MAX + 8];
     struct stat sb;
 
     if (realpath(dir, real) == NULL)
-        usageErr("--chroot %s: %s", dir, strerror(errno));
-    if (stat(real, &sb) == -1 || !S_ISDIR(sb.st_mode))
-        usageErr("--chroot %s: not a directory", dir);
+        err(EXIT_FAILURE, "--chroot %s", dir);
     if (strcmp(real, "/") == 0)
-        usageErr("--chroot %s: refusing to mount over the real /proc (use the default "
-                 "mode, which gives the child its own mount namespace)",
-                 dir);
-    if (snprintf(chrootProc, sizeof chrootProc, "%s/proc", real) >= (int)sizeof chrootProc)
-        usageErr("--chroot %s: path too long", dir);
-    if (lstat(chrootProc, &sb) == 0) {
-        if (!S_ISDIR(sb.st_mode))
-            usageErr("--chroot %s: %s exists and is not a directory", dir, chrootProc);
-        procDirExisted = true;
-    } else if (errno != ENOENT) {
-        usageErr("--chroot %s: %s: %s", dir, chrootProc, strerror(errno));
-    } else if (faccessat(AT_FDCWD, real, W_OK, AT_EACCESS) == -1) {
-        usageErr("--chroot %s: cannot create %s: %s", dir, chrootProc, strerror(errno));
-    } else if (stat(real, &sb) == -1) {
-        usageErr("--chroot %s: %s", dir, strerror(errno));
-    }
-    deviceBefore = sb.st_dev; /* a new directory lives on DIR's filesystem */
-    if (onSharedMount(procDirExisted ? chrootProc : real))
-        usageErr("--chroot %s: %s is on a shared mount, so a procfs mounted there would "
-                 "propagate to its peers; run 'mount --make-rprivate %s' first",
-                 dir, chrootProc, real);
+        errx(EXIT_FAILURE,
+             "--chroot %s: refusing to mount over the real /proc (use the default "
+             "mode, which gives the child its own mount namespace)",
+             dir);
+    snprintf(proc, sizeof proc, "%s/proc", real);
+    if (onSharedMount(proc))
+        errx(EXIT_FAILURE,
+             "--chroot %s: %s is on a shared mount, so a procfs mounted there "
+             "would propagate to its peers; run 'mount --make-rprivate %s' first",
+             dir, proc, real);
+    if (mkdir(proc, 0555) == 0)
+        createdDir = true;
+    else if (errno != EEXIST)
+        err(EXIT_FAILURE, "--chroot %s: mkdir %s", dir, proc);
+    if (stat(proc, &sb) == -1)
+        err(EXIT_FAILURE, "--chroot %s: %s", dir, proc);
+    deviceBefore = sb.st_dev;
+    snprintf(chrootProc, sizeof chrootProc, "%s", proc); /* only now: cleanUp() reads it */
 }
 
-/* Undoes what a --chroot child left in our mount namespace (the child must
- * be gone first: a mounted procfs outlives the processes it lists). In the
- * default mode there is nothing to undo: the child's mount namespace, and
- * its /proc with it, ended with its last process. */
-static bool cleanUp(void)
+/* Undoes what a --chroot child left in our mount namespace, the child gone
+ * first (a procfs outlives its processes). The default mode leaves nothing. */
+static void cleanUp(void)
 {
-    bool ok = true;
     struct stat sb;
 
+    if (inChild)
+        return;
     if (childPid > 0) {
         kill(childPid, SIGKILL);
-        while (waitpid(childPid, NULL, 0) == -1 && errno == EINTR)
-            ;
+        waitpid(childPid, NULL, 0);
         childPid = -1;
     }
     if (chrootProc[0] == '\0')
-        return ok;
-    if (stat(chrootProc, &sb) == 0 && sb.st_dev != deviceBefore && umount2(chrootProc, 0) == -1) {
-        errMsg("umount %s", chrootProc);
-        ok = false;
-    }
-    if (!procDirExisted && rmdir(chrootProc) == -1 && errno != ENOENT) {
-        errMsg("rmdir %s", chrootProc);
-        ok = false;
-    }
+        return;
+    if (stat(chrootProc, &sb) == 0 && sb.st_dev != deviceBefore && umount2(chrootProc, 0) == -1)
+        warn("umount %s", chrootProc);
+    if (createdDir && rmdir(chrootProc) == -1 && errno != ENOENT)
+        warn("rmdir %s", chrootProc);
     chrootProc[0] = '\0';
-    return ok;
 }
 
-struct childArgs {
-    const char *chrootDir; /* NULL: default mode (own mount namespace) */
-    char **command;
-    int goFd, goWriteFd;   /* one byte on goFd: the parent is alive */
-    sigset_t originalMask; /* restored before exec */
-};
-
 /* Gives the child, now PID 1 of the new PID namespace, a procfs at /proc. */
-static void mountOwnProc(const struct childArgs *args)
+static void mountOwnProc(void)
 {
     // tag::own-proc[]
-    if (args->chrootDir == NULL) {
+    if (chrootDir == NULL) {
         /* We are in a copy of the parent's mount namespace, and copies of
          * shared mounts stay peers of the originals: without this, our
          * /proc mount would be propagated straight back to the parent.
          * (A propagation change ignores source and type; "none" rather than
          * NULL keeps checkers such as valgrind quiet.) */
         if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) == -1)
-            errExitChild("mount --make-rprivate /");
+            err(EXIT_FAILURE, "mount --make-rprivate /");
     } else {
         /* chroot() changes only how paths resolve for us; the mount below
          * still happens in the parent's mount namespace, at DIR/proc. */
-        if (chroot(args->chrootDir) == -1)
-            errExitChild("chroot %s", args->chrootDir);
+        if (chroot(chrootDir) == -1)
+            err(EXIT_FAILURE, "chroot %s", chrootDir);
         if (chdir("/") == -1)
-            errExitChild("chdir /");
-        if (mkdir("/proc", 0555) == -1 && errno != EEXIST)
-            errExitChild("mkdir /proc in %s", args->chrootDir);
+            err(EXIT_FAILURE, "chdir /");
     }
     /* A procfs shows the PID namespace of the process that mounts it. */
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
-        errExitChild("mount procfs at /proc");
+        err(EXIT_FAILURE, "mount procfs at /proc");
     // end::own-proc[]
-    if (args->chrootDir == NULL)
+    if (chrootDir == NULL)
         printf("Mounted procfs at /proc in a new mount namespace (yours is untouched)\n");
     else
-        printf("Mounted procfs at %s/proc (the chroot's /proc; removed when we exit)\n",
-               args->chrootDir);
+        printf("Mounted procfs at %s/proc (the chroot's /proc; removed when we exit)\n", chrootDir);
 }
 
 static int childFunc(void *arg)
 {
-    struct childArgs *args = arg;
-    char go;
-
-    /* If the parent dies, we get SIGKILL (as an init we would ignore its
-     * friendlier signals). No byte on the pipe means it died before. */
+    (void)arg;
+    inChild = true;
+    /* If the parent dies, SIGKILL: as an init we ignore friendlier signals. */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
-        errExitChild("prctl(PR_SET_PDEATHSIG)");
-    close(args->goWriteFd);
-    if (read(args->goFd, &go, 1) != 1)
-        _exit(EXIT_FAILURE);
-    close(args->goFd);
-
-    mountOwnProc(args);
-    if (sigprocmask(SIG_SETMASK, &args->originalMask, NULL) == -1)
-        errExitChild("sigprocmask");
-    fflush(stdout); /* exec discards whatever stdio still holds */
-    execvp(args->command[0], args->command);
-    int saved = errno;
-    failWith(WARN, saved, "execvp %s", args->command[0]);
-    _exit(saved == ENOENT ? 127 : 126);
+        err(EXIT_FAILURE, "prctl(PR_SET_PDEATHSIG)");
+    mountOwnProc();
+    if (sigprocmask(SIG_SETMASK, &originalMask, NULL) == -1) /* a mask survives exec */
+        err(EXIT_FAILURE, "sigprocmask");
+    execvp(command[0], command);
+    err(errno == ENOENT ? 127 : 126, "execvp %s", command[0]);
 }
 
-/* Waits until the child ends, taking SIGINT, SIGTERM, SIGHUP and SIGQUIT
- * (blocked since before clone) with sigwaitinfo(). Returns our exit status. */
+/* Waits for the child. The stop signals, blocked since before clone(), are
+ * taken here; an init ignores signals it has no handler for, so we end its
+ * namespace with SIGKILL (in cleanUp()), which always works from outside. */
 static int waitForChild(const sigset_t *watched)
 {
-    int interruptedBy = 0, status = 0;
-
+    int status;
     for (;;) {
-        int sig = sigwaitinfo(watched, NULL);
-        if (sig == -1) {
-            if (errno == EINTR)
-                continue;
-            errExit("sigwaitinfo");
-        }
-        if (sig != SIGCHLD) {
-            /* An init ignores signals it has no handler for; SIGKILL from
-             * an ancestor namespace ends it, and its whole namespace. */
-            interruptedBy = sig;
-            if (kill(childPid, SIGKILL) == -1 && errno != ESRCH)
-                errExit("kill %ld", (long)childPid);
-            continue;
-        }
-        pid_t pid = waitpid(childPid, &status, WNOHANG);
-        if (pid == -1)
-            errExit("waitpid");
-        if (pid == childPid)
+        int sig = sigwaitinfo(watched, NULL); /* -1 only if interrupted: wait again */
+        if (sig == SIGCHLD && waitpid(childPid, &status, WNOHANG) == childPid)
             break;
+        if (sig > 0 && sig != SIGCHLD) {
+            cleanUp();
+            return 128 + sig;
+        }
     }
     childPid = -1;
-    if (interruptedBy != 0)
-        return 128 + interruptedBy;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static void parseArgs(int argc, char *argv[], struct childArgs *args)
+static void parseArgs(int argc, char *argv[])
 {
     enum { OPT_CHROOT = CHAR_MAX + 1 };
     static const struct option options[] = {{"chroot", required_argument, NULL, OPT_CHROOT},
@@ -343,67 +205,46 @@ static void parseArgs(int argc, char *argv[], struct childArgs *args)
 
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
-        if (opt == 'h')
-            usage();
-        else if (opt == OPT_CHROOT)
-            args->chrootDir = optarg;
+        if (opt == 'h') {
+            printf("Usage: %s [--chroot DIR] [COMMAND [ARG...]]\nRun COMMAND (default: ps) "
+                   "as PID 1 of a new PID namespace with its own /proc.\n",
+                   argv[0]);
+            exit(EXIT_SUCCESS);
+        }
+        if (opt == OPT_CHROOT)
+            chrootDir = optarg;
         else if (optopt == OPT_CHROOT)
-            usageErr("--chroot needs a directory (try '%s --help')", progName);
+            errx(EXIT_FAILURE, "--chroot needs a directory (try 'pidns_proc_mount --help')");
         else
-            usageErr("unknown option '%s' (try '%s --help')", argv[optind - 1], progName);
+            errx(EXIT_FAILURE, "unknown option '%s' (try 'pidns_proc_mount --help')",
+                 argv[optind - 1]);
     }
-    args->command = optind < argc ? argv + optind : defaultCommand;
-    if (args->chrootDir != NULL)
-        checkChrootDir(args->chrootDir);
+    command = optind < argc ? argv + optind : defaultCommand;
 }
 
 int main(int argc, char *argv[])
 {
-    struct childArgs args = {.chrootDir = NULL};
+    static const int stopSignals[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT};
     sigset_t watched;
-    int goPipe[2];
 
-    /* Line-buffered even into a pipe, so no line is lost at exec. */
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    parseArgs(argc, argv, &args);
-
+    setvbuf(stdout, NULL, _IOLBF, 0); /* no line waits in a buffer exec discards */
+    parseArgs(argc, argv);
     sigemptyset(&watched);
-    sigaddset(&watched, SIGCHLD);
-    sigaddset(&watched, SIGINT);
-    sigaddset(&watched, SIGTERM);
-    sigaddset(&watched, SIGHUP);
-    sigaddset(&watched, SIGQUIT);
-    if (sigprocmask(SIG_BLOCK, &watched, &args.originalMask) == -1)
-        errExit("sigprocmask");
-    if (pipe2(goPipe, O_CLOEXEC) == -1)
-        errExit("pipe2");
-    args.goFd = goPipe[0];
-    args.goWriteFd = goPipe[1];
+    for (size_t i = 0; i < sizeof stopSignals / sizeof stopSignals[0]; i++)
+        sigaddset(&watched, stopSignals[i]);
+    if (sigprocmask(SIG_BLOCK, &watched, &originalMask) == -1)
+        err(EXIT_FAILURE, "sigprocmask");
+    atexit(cleanUp); /* a failure from here on undoes what we made */
+    if (chrootDir != NULL)
+        prepareChrootProc(chrootDir);
 
     // tag::flags[]
-    int flags = CLONE_NEWPID | SIGCHLD | (args.chrootDir == NULL ? CLONE_NEWNS : 0);
-    char *stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-    if (stack == MAP_FAILED)
-        errExit("mmap child stack");
-    fflush(stdout);
-    childPid = clone(childFunc, stack + STACK_SIZE, flags, &args);
+    int flags = CLONE_NEWPID | SIGCHLD | (chrootDir == NULL ? CLONE_NEWNS : 0);
+    childPid = clone(childFunc, stack + sizeof stack, flags, NULL);
     // end::flags[]
-    int cloneErrno = errno;
-    munmap(stack, STACK_SIZE); /* the child has its own copy */
-    close(goPipe[0]);
-    if (childPid == -1) {
-        errno = cloneErrno;
-        errExit("clone(CLONE_NEWPID%s)%s", args.chrootDir == NULL ? "|CLONE_NEWNS" : "",
-                errno == EPERM ? " (needs root, or root in a user namespace: try unshare -Ur)"
-                               : "");
-    }
-    if (write(goPipe[1], "g", 1) != 1)
-        errExit("write to child");
-    close(goPipe[1]);
-
+    if (childPid == -1) /* EPERM: needs root, or root in a user namespace (unshare -Ur) */
+        err(EXIT_FAILURE, "clone(CLONE_NEWPID%s)", chrootDir == NULL ? "|CLONE_NEWNS" : "");
     int status = waitForChild(&watched);
-    if (!cleanUp() && status == 0)
-        status = EXIT_FAILURE;
+    cleanUp();
     return status;
 }

@@ -21,11 +21,13 @@
  *                  pid_for_children = pid:[4026532410] (the target's)
  *   child: getpid() = 7, getppid() = 0 (its parent is outside the namespace)
  * Ctrl-C or SIGTERM kill the child (this program creates no namespace).
- * Exit status: the child's (COMMAND's, 128+N if signal N killed it); 1 a call
- * failed, 2 bad usage, 77 skipped (needs CAP_SYS_ADMIN, or Linux 3.8),
- * 126/127 COMMAND cannot run / not found.
+ * Exit status: the child's (COMMAND's, 128+N if signal N killed it); 126/127
+ * COMMAND cannot run / not found; 1 bad usage or a call failed, with one
+ * line "pidns_setns: what failed: why" (setns() needs CAP_SYS_ADMIN over the
+ * target namespace, and Linux 3.8 for a PID namespace).
  */
 #define _GNU_SOURCE
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -38,24 +40,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define EXIT_SKIPPED 77
-
-static const char *prog = "pidns_setns";
-static int in_child; /* set after fork: leave with _exit() */
-static int join_mount;
+static int joinMount;
 static pid_t target;
 static char **command;
 
-/* The one error path: "program: what failed: why", then leave. */
-__attribute__((noreturn)) static void die(const char *what)
-{
-    fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(errno));
-    if (in_child)
-        _exit(EXIT_FAILURE);
-    exit(EXIT_FAILURE);
-}
-
-static const char *ns_link(const char *path, char *buf, size_t len)
+static const char *nsLink(const char *path, char *buf, size_t len)
 {
     ssize_t n = readlink(path, buf, len - 1);
     if (n == -1 && errno == ENOENT && strstr(path, "pid_for_children") != NULL) {
@@ -63,105 +52,80 @@ static const char *ns_link(const char *path, char *buf, size_t len)
         return buf;
     }
     if (n == -1)
-        die(path);
+        err(EXIT_FAILURE, "readlink %s", path);
     buf[n] = '\0';
     return buf;
 }
 
 /* Opens /proc/PID/ns/NAME, with a hint when the process does not exist. */
-static int open_target_ns(const char *name)
+static int openTargetNs(const char *name)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%ld/ns/%s", (long)target, name);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd == -1 && errno == ENOENT) {
-        fprintf(stderr, "%s: no process %ld here (%s: %s); give the PID of a running process\n",
-                prog, (long)target, path, strerror(errno));
-        exit(EXIT_FAILURE);
-    }
-    if (fd == -1 && errno == EACCES) {
-        printf("%s: skipped: opening %s needs the right to inspect PID %ld "
-               "(the same user, or CAP_SYS_PTRACE)\n", prog, path, (long)target);
-        exit(EXIT_SKIPPED);
-    }
-    if (fd == -1)
-        die(path);
+    if (fd == -1 && errno == ENOENT)
+        errx(EXIT_FAILURE, "no process %ld here (%s: %s); give the PID of a running process",
+             (long)target, path, strerror(errno));
+    if (fd == -1) /* EACCES: inspecting PID needs the same user, or CAP_SYS_PTRACE */
+        err(EXIT_FAILURE, "open %s", path);
     return fd;
 }
 
-static void join_or_explain(int fd, int type, const char *what)
+static void joinOrExplain(int fd, int type, const char *what)
 {
     if (setns(fd, type) == 0)
         return;
-    if (errno == EPERM) {
-        printf("%s: skipped: %s needs CAP_SYS_ADMIN over the target namespace "
-               "(run as root, or from the user namespace that owns it)\n", prog, what);
-        exit(EXIT_SKIPPED);
-    }
-    if (errno == EINVAL && type == CLONE_NEWPID) {
-        fprintf(stderr, "%s: %s: %s: PID %ld's namespace is not ours or below ours; "
-                "a process can join only those\n", prog, what, strerror(errno), (long)target);
-        exit(EXIT_FAILURE);
-    }
-    die(what);
+    if (errno == EINVAL && type == CLONE_NEWPID)
+        errx(EXIT_FAILURE,
+             "%s: %s: PID %ld's namespace is not ours or below ours; a process "
+             "can join only those",
+             what, strerror(errno), (long)target);
+    err(EXIT_FAILURE, "%s%s", what,
+        errno == EPERM ? " (needs CAP_SYS_ADMIN over the target "
+                         "namespace: run as root, or from the user namespace that owns it)"
+                       : "");
 }
 
 /* In the child, the first process of ours inside the target namespace. */
-static void child_main(int mnt_fd)
+static void childMain(int mntFd)
 {
     sigset_t none;
     sigemptyset(&none);
     if (sigprocmask(SIG_SETMASK, &none, NULL) == -1)
-        die("sigprocmask");
+        err(EXIT_FAILURE, "sigprocmask");
     printf("child: getpid() = %ld, getppid() = %ld (%s)\n", (long)getpid(), (long)getppid(),
            getppid() == 0 ? "its parent is outside the namespace" : "its parent is visible");
-    if (mnt_fd >= 0) /* after this, /proc may be the target's procfs */
-        join_or_explain(mnt_fd, CLONE_NEWNS, "setns(CLONE_NEWNS)");
-    fflush(NULL);
+    if (mntFd >= 0) /* after this, /proc may be the target's procfs */
+        joinOrExplain(mntFd, CLONE_NEWNS, "setns(CLONE_NEWNS)");
     if (command == NULL)
         _exit(0);
     execvp(command[0], command);
-    int err = errno;
-    fprintf(stderr, "%s: cannot run %s: %s\n", prog, command[0], strerror(err));
-    _exit(err == ENOENT ? 127 : 126);
+    err(errno == ENOENT ? 127 : 126, "cannot run %s", command[0]);
 }
 
 /* Waits for the child; Ctrl-C or SIGTERM kill it. */
-static int wait_child(pid_t child, const sigset_t *set)
+static int waitChild(pid_t child, const sigset_t *set)
 {
     for (;;) {
         int status, sig = sigwaitinfo(set, NULL);
         if (sig == -1 && errno == EINTR)
             continue;
         if (sig == -1)
-            die("sigwaitinfo");
+            err(EXIT_FAILURE, "sigwaitinfo");
         if (sig != SIGCHLD) {
             if (kill(child, SIGKILL) == -1 && errno != ESRCH)
-                die("kill");
+                err(EXIT_FAILURE, "kill");
             continue;
         }
         pid_t pid = waitpid(child, &status, WNOHANG);
         if (pid == -1)
-            die("waitpid");
+            err(EXIT_FAILURE, "waitpid");
         if (pid == child)
             return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     }
 }
 
-static void usage(FILE *out, int status)
-{
-    fprintf(out,
-            "Usage: %s [--mount] PID [COMMAND [ARG...]]\n"
-            "Joins the PID namespace of process PID with setns(), then forks: the child\n"
-            "is inside it and reports its PIDs, then runs COMMAND if one is given.\n"
-            "  -m, --mount  the child also joins PID's mount namespace (its /proc)\n"
-            "  -h, --help   this text\n"
-            "Needs CAP_SYS_ADMIN (like nsenter).\n",
-            prog);
-    exit(status);
-}
-
-static void parse_args(int argc, char **argv)
+static void parseArgs(int argc, char **argv)
 {
     static const struct option options[] = {
         {"mount", no_argument, NULL, 'm'},
@@ -169,27 +133,29 @@ static void parse_args(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     int opt;
+    char *end;
+
+    opterr = 0;
     while ((opt = getopt_long(argc, argv, "+mh", options, NULL)) != -1) {
-        if (opt == 'm')
-            join_mount = 1;
-        else if (opt == 'h')
-            usage(stdout, EXIT_SUCCESS);
-        else {
-            fprintf(stderr, "Try '%s --help'.\n", prog);
-            exit(2);
+        if (opt == 'm') {
+            joinMount = 1;
+        } else if (opt == 'h') {
+            printf("Usage: %s [--mount] PID [COMMAND [ARG...]]\n"
+                   "Join the PID namespace of process PID with setns(), then fork: the child\n"
+                   "is inside it, reports its PIDs, then runs COMMAND if one is given.\n"
+                   "  -m, --mount  the child also joins PID's mount namespace (its /proc)\n",
+                   argv[0]);
+            exit(EXIT_SUCCESS);
+        } else {
+            errx(EXIT_FAILURE, "unknown option '%s' (try 'pidns_setns --help')", argv[optind - 1]);
         }
     }
-    if (optind == argc) {
-        fprintf(stderr, "%s: no PID given: name the process whose namespace to join\n", prog);
-        exit(2);
-    }
-    char *end;
+    if (optind == argc)
+        errx(EXIT_FAILURE, "no PID given: name the process whose namespace to join");
     errno = 0;
     long value = strtol(argv[optind], &end, 10);
-    if (errno != 0 || end == argv[optind] || *end != '\0' || value < 1 || value > INT_MAX) {
-        fprintf(stderr, "%s: '%s' is not a PID: give a positive number\n", prog, argv[optind]);
-        exit(2);
-    }
+    if (errno != 0 || end == argv[optind] || *end != '\0' || value < 1 || value > INT_MAX)
+        errx(EXIT_FAILURE, "'%s' is not a PID: give a positive number", argv[optind]);
     target = (pid_t)value;
     if (optind + 1 < argc)
         command = argv + optind + 1;
@@ -197,22 +163,22 @@ static void parse_args(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    parse_args(argc, argv);
+    parseArgs(argc, argv);
     setvbuf(stdout, NULL, _IOLBF, 0); /* every line leaves at once, even into a pipe */
     char link[64], path[64];
-    int pid_fd = open_target_ns("pid");
-    int mnt_fd = join_mount ? open_target_ns("mnt") : -1;
+    int pidFd = openTargetNs("pid");
+    int mntFd = joinMount ? openTargetNs("mnt") : -1;
     snprintf(path, sizeof path, "/proc/%ld/ns/pid", (long)target);
-    printf("target PID %ld: ns/pid = %s\n", (long)target, ns_link(path, link, sizeof link));
-    printf("this process: ns/pid = %s\n", ns_link("/proc/self/ns/pid", link, sizeof link));
+    printf("target PID %ld: ns/pid = %s\n", (long)target, nsLink(path, link, sizeof link));
+    printf("this process: ns/pid = %s\n", nsLink("/proc/self/ns/pid", link, sizeof link));
     // tag::join[]
-    join_or_explain(pid_fd, CLONE_NEWPID, "setns(CLONE_NEWPID)");
-    close(pid_fd);
+    joinOrExplain(pidFd, CLONE_NEWPID, "setns(CLONE_NEWPID)");
+    close(pidFd);
     printf("after setns(): ns/pid = %s (this process did not move)\n",
-           ns_link("/proc/self/ns/pid", link, sizeof link));
+           nsLink("/proc/self/ns/pid", link, sizeof link));
     printf("               ns/pid_for_children = %s (where children go)\n",
-           ns_link("/proc/self/ns/pid_for_children", link, sizeof link));
-           // end::join[]
+           nsLink("/proc/self/ns/pid_for_children", link, sizeof link));
+    // end::join[]
 
     sigset_t set;
     sigemptyset(&set);
@@ -220,21 +186,13 @@ int main(int argc, char **argv)
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     if (sigprocmask(SIG_BLOCK, &set, NULL) == -1)
-        die("sigprocmask");
-    fflush(NULL);
+        err(EXIT_FAILURE, "sigprocmask");
     pid_t child = fork();
-    if (child == -1 && errno == ENOMEM) {
-        fprintf(stderr, "%s: fork: %s: the namespace's init has died, it takes no new process\n",
-                prog, strerror(errno));
-        exit(EXIT_FAILURE);
-    }
-    if (child == -1)
-        die("fork");
-    if (child == 0) {
-        in_child = 1;
-        child_main(mnt_fd);
-    }
-    if (mnt_fd >= 0)
-        close(mnt_fd);
-    return wait_child(child, &set);
+    if (child == -1) /* ENOMEM: the namespace's init has died, it takes no new process */
+        err(EXIT_FAILURE, "fork%s", errno == ENOMEM ? " (the namespace's init has died)" : "");
+    if (child == 0)
+        childMain(mntFd);
+    if (mntFd >= 0)
+        close(mntFd);
+    return waitChild(child, &set);
 }

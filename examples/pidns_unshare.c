@@ -3,35 +3,28 @@
  * `unshare --pid --fork --mount-proc COMMAND`.
  *
  * unshare(CLONE_NEWPID) creates a PID namespace but leaves the caller where
- * it is: a process's PID never changes. What changes is the namespace its
- * next children are created in, which /proc/self/ns/pid_for_children names.
- * The first child becomes PID 1 of the new namespace; when that init dies,
- * the namespace dies and later fork()s fail with ENOMEM. A process can do
- * this only once: a second unshare(CLONE_NEWPID) fails with EINVAL, since
- * its children already have a namespace different from its own.
+ * it is: a process's PID never changes. What changes is the namespace of its
+ * next children, which /proc/self/ns/pid_for_children names (Linux 4.12);
+ * the kernel shows that link only once the new namespace has its init, the
+ * first child (ENOENT until then). When that init dies, later fork()s fail
+ * with ENOMEM. A second unshare(CLONE_NEWPID) fails with EINVAL: the
+ * caller's children already have a namespace different from its own.
  *
- * Without options it demonstrates all of that, printing the namespace links
- * before and after. With --launch it runs COMMAND as PID 1 of a new PID
- * namespace, in a new mount namespace (propagation made private first, so
- * nothing leaks to the host) where a procfs for the new namespace is mounted
- * at /proc, so that ps inside shows only the namespace's processes.
+ * Without options it shows all of that. With --launch it runs COMMAND as PID
+ * 1 of a new PID namespace, in a new mount namespace (made private first, so
+ * nothing leaks to the host) with a procfs for the new namespace at /proc.
  *
  * Build: cc -o pidns_unshare pidns_unshare.c
- * Run:   sudo ./pidns_unshare
- *        sudo ./pidns_unshare --launch ps -e
- * Prints (demonstration), e.g.:
- *   after unshare(CLONE_NEWPID):
- *     getpid()                        = 4242
- *     /proc/self/ns/pid               = pid:[4026531836] (unchanged)
- *     /proc/self/ns/pid_for_children  = pid:[4026532410] (changed)
- *   first child:  getpid() = 1, getppid() = 0, ns/pid = pid:[4026532410]
+ * Run:   sudo ./pidns_unshare        or        sudo ./pidns_unshare --launch ps -e
+ * Prints the links before and after, then "first child: getpid() = 1, ...".
  * Ctrl-C or SIGTERM kill the namespace (its init ignores them) unless the
- * launched command has a handler for the signal: then it gets the signal.
- * Exit status: 0 done (--launch: COMMAND's status, 128+N if killed by signal
- * N), 1 a call failed, 2 bad usage, 77 skipped (needs CAP_SYS_ADMIN),
- * 126/127 COMMAND cannot run / not found.
+ * launched command handles the signal: then it gets the signal. Exit status:
+ * 0 (--launch: COMMAND's, 128+N if signal N killed it), 126/127 COMMAND
+ * cannot run / not found, 1 bad usage or a failed call, with one line
+ * "pidns_unshare: what failed: why".
  */
 #define _GNU_SOURCE
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -45,140 +38,94 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define EXIT_SKIPPED 77
-
-static const char *prog = "pidns_unshare";
-static int in_child; /* set after fork: leave with _exit() */
-
-/* The one error path: "program: what failed: why", then leave. */
-__attribute__((noreturn)) static void die(const char *what)
-{
-    fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(errno));
-    if (in_child)
-        _exit(EXIT_FAILURE);
-    exit(EXIT_FAILURE);
-}
-
-static void unshare_or_skip(int flags, const char *what)
-{
-    if (unshare(flags) == 0)
-        return;
-    if (errno == EPERM) {
-        printf("%s: skipped: needs CAP_SYS_ADMIN for %s (run as root, or: unshare -r)\n", prog,
-               what);
-        exit(EXIT_SKIPPED);
-    }
-    die(what);
-}
-
-/* Reads a namespace link ("pid:[4026531836]") into buf. Two ways to fail
- * that teach something: pid_for_children exists only since Linux 4.12, and
- * after unshare(CLONE_NEWPID) it cannot be read until the new namespace has
- * its init (the first child): the kernel answers ENOENT until then. */
-static const char *ns_link(const char *name, char *buf, size_t len)
+/* Reads a namespace link ("pid:[4026531836]") into buf. After
+ * unshare(CLONE_NEWPID), pid_for_children gives ENOENT until the new
+ * namespace has its init (the first child). */
+static const char *nsLink(const char *name, char *buf, size_t len)
 {
     char path[64];
-    struct stat st;
     snprintf(path, sizeof path, "/proc/self/ns/%s", name);
     ssize_t n = readlink(path, buf, len - 1);
-    if (n == -1 && errno == ENOENT && lstat(path, &st) == -1) {
-        snprintf(buf, len, "(missing: needs Linux 4.12)");
-        return buf;
-    }
-    if (n == -1 && errno == ENOENT) {
+    if (n == -1 && errno == ENOENT)
         snprintf(buf, len, "(unreadable: ENOENT, no init yet)");
-        return buf;
-    }
-    if (n == -1)
-        die(path);
-    buf[n] = '\0';
+    else if (n == -1)
+        err(EXIT_FAILURE, "readlink %s", path);
+    else
+        buf[n] = '\0';
     return buf;
 }
 
-static pid_t fork_or_die(void)
-{
-    fflush(NULL); /* nothing buffered may be written twice */
-    pid_t pid = fork();
-    if (pid == 0)
-        in_child = 1;
-    return pid;
-}
-
-/* --- the demonstration ------------------------------------------------ */
-
 /* " (unchanged)" or " (changed)" when both links could be read. */
-static const char *link_change(const char *before, const char *now)
+static const char *linkChange(const char *before, const char *now)
 {
     if (before == NULL || before[0] == '(' || now[0] == '(')
         return "";
     return strcmp(before, now) == 0 ? " (unchanged)" : " (changed)";
 }
 
-static void print_links(const char *when, const char *old_pid, const char *old_children)
+static void printLinks(const char *when, const char *oldPid, const char *oldChildren)
 {
-    char pid_link[64], children_link[64];
-    ns_link("pid", pid_link, sizeof pid_link);
-    ns_link("pid_for_children", children_link, sizeof children_link);
+    char pidLink[64], childrenLink[64];
+    nsLink("pid", pidLink, sizeof pidLink);
+    nsLink("pid_for_children", childrenLink, sizeof childrenLink);
     printf("%s:\n", when);
     printf("  getpid()                        = %ld\n", (long)getpid());
-    printf("  /proc/self/ns/pid               = %s%s\n", pid_link, link_change(old_pid, pid_link));
-    printf("  /proc/self/ns/pid_for_children  = %s%s\n", children_link,
-           link_change(old_children, children_link));
+    printf("  /proc/self/ns/pid               = %s%s\n", pidLink, linkChange(oldPid, pidLink));
+    printf("  /proc/self/ns/pid_for_children  = %s%s\n", childrenLink,
+           linkChange(oldChildren, childrenLink));
 }
 
 /* A child that reports where it is; we return once it has printed. With a
  * pipe in hold, it stays alive until the pipe's write end is closed, so it
  * can go on being the namespace's init. */
-static pid_t report_child(const char *label, const int *hold)
+static pid_t reportChild(const char *label, const int *hold)
 {
+    char link[64], byte;
     int said[2];
+
     if (pipe2(said, O_CLOEXEC) == -1)
-        die("pipe2");
-    pid_t pid = fork_or_die();
+        err(EXIT_FAILURE, "pipe2");
+    pid_t pid = fork();
     if (pid == -1)
-        return -1;
+        err(EXIT_FAILURE, "fork");
     if (pid > 0) {
-        char byte;
         close(said[1]);
         if (read(said[0], &byte, 1) != 1) /* wait for its line */
-            die("read from child");
+            err(EXIT_FAILURE, "read from child");
         close(said[0]);
         return pid;
     }
-    char link[64], byte;
     printf("%s getpid() = %ld, getppid() = %ld, ns/pid = %s\n", label, (long)getpid(),
-           (long)getppid(), ns_link("pid", link, sizeof link));
-    fflush(NULL);
+           (long)getppid(), nsLink("pid", link, sizeof link));
     if (write(said[1], "s", 1) != 1)
-        die("write to parent");
+        err(EXIT_FAILURE, "write to parent");
     if (hold != NULL) {
         close(hold[1]); /* or we would hold our own pipe open */
         if (read(hold[0], &byte, 1) == -1)
-            die("read");
+            err(EXIT_FAILURE, "read");
     }
     _exit(0);
 }
 
 static int demonstrate(void)
 {
-    char old_pid[64], old_children[64];
-    ns_link("pid", old_pid, sizeof old_pid);
-    ns_link("pid_for_children", old_children, sizeof old_children);
-    print_links("before unshare(CLONE_NEWPID)", NULL, NULL);
-    unshare_or_skip(CLONE_NEWPID, "unshare(CLONE_NEWPID)");
-    print_links("after unshare(CLONE_NEWPID)", old_pid, old_children);
+    char oldPid[64], oldChildren[64];
+    nsLink("pid", oldPid, sizeof oldPid);
+    nsLink("pid_for_children", oldChildren, sizeof oldChildren);
+    printLinks("before unshare(CLONE_NEWPID)", NULL, NULL);
+    if (unshare(CLONE_NEWPID) == -1) /* EPERM: needs root, or unshare -r */
+        err(EXIT_FAILURE, "unshare(CLONE_NEWPID)");
+    printLinks("after unshare(CLONE_NEWPID)", oldPid, oldChildren);
 
     int hold[2]; /* keeps the first child, the init, alive until closed */
     if (pipe2(hold, O_CLOEXEC) == -1)
-        die("pipe2");
-    pid_t init = report_child("first child: ", hold);
-    if (init == -1)
-        die("fork");
+        err(EXIT_FAILURE, "pipe2");
+    pid_t init = reportChild("first child: ", hold);
     close(hold[0]);
-    print_links("after the first child", old_pid, old_children);
-    pid_t second = report_child("second child:", NULL);
-    if (second == -1 || waitpid(second, NULL, 0) == -1)
-        die("second child");
+    printLinks("after the first child", oldPid, oldChildren);
+    pid_t second = reportChild("second child:", NULL);
+    if (waitpid(second, NULL, 0) == -1)
+        err(EXIT_FAILURE, "second child");
 
     if (unshare(CLONE_NEWPID) == 0)
         printf("second unshare(CLONE_NEWPID): succeeded\n");
@@ -188,8 +135,8 @@ static int demonstrate(void)
 
     close(hold[1]); /* the init reads EOF and exits: the namespace dies */
     if (waitpid(init, NULL, 0) == -1)
-        die("waitpid first child");
-    pid_t late = fork_or_die();
+        err(EXIT_FAILURE, "waitpid first child");
+    pid_t late = fork();
     if (late == 0)
         _exit(0);
     if (late > 0) {
@@ -202,34 +149,30 @@ static int demonstrate(void)
     return EXIT_SUCCESS;
 }
 
-/* --- the launcher ----------------------------------------------------- */
-
 /* In the child, PID 1 of the new namespace: a mount namespace of its own
  * with private propagation (so no mount reaches the host), a procfs for its
  * PID namespace at /proc, then COMMAND. procfs shows the namespace of the
  * process that mounts it, which is why the child mounts it, not the parent. */
-static void launch_child(char **command)
+static void launchChild(char **command)
 {
     sigset_t none;
     sigemptyset(&none);
     if (sigprocmask(SIG_SETMASK, &none, NULL) == -1)
-        die("sigprocmask");
+        err(EXIT_FAILURE, "sigprocmask");
     // tag::launch[]
     if (unshare(CLONE_NEWNS) == -1)
-        die("unshare(CLONE_NEWNS)");
+        err(EXIT_FAILURE, "unshare(CLONE_NEWNS)");
     if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) == -1) /* type unused */
-        die("mount --make-rprivate /");
+        err(EXIT_FAILURE, "mount --make-rprivate /");
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
-        die("mount proc at /proc");
+        err(EXIT_FAILURE, "mount proc at /proc");
     execvp(command[0], command);
     // end::launch[]
-    int err = errno;
-    fprintf(stderr, "%s: cannot run %s: %s\n", prog, command[0], strerror(err));
-    _exit(err == ENOENT ? 127 : 126);
+    err(errno == ENOENT ? 127 : 126, "cannot run %s", command[0]);
 }
 
 /* 1 if process pid has a handler for sig (bit sig-1 of SigCgt). */
-static int catches_signal(pid_t pid, int sig)
+static int catchesSignal(pid_t pid, int sig)
 {
     char path[64], line[256];
     unsigned long long caught = 0;
@@ -246,52 +189,29 @@ static int catches_signal(pid_t pid, int sig)
 
 static int launch(char **command)
 {
+    static const int watched[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP};
     sigset_t set;
     sigemptyset(&set);
-    sigaddset(&set, SIGCHLD);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
+    for (size_t i = 0; i < sizeof watched / sizeof watched[0]; i++)
+        sigaddset(&set, watched[i]);
     if (sigprocmask(SIG_BLOCK, &set, NULL) == -1)
-        die("sigprocmask");
-    unshare_or_skip(CLONE_NEWPID, "unshare(CLONE_NEWPID)");
-    pid_t child = fork_or_die();
+        err(EXIT_FAILURE, "sigprocmask");
+    if (unshare(CLONE_NEWPID) == -1) /* EPERM: needs root, or unshare -r */
+        err(EXIT_FAILURE, "unshare(CLONE_NEWPID)");
+    pid_t child = fork();
     if (child == -1)
-        die("fork");
+        err(EXIT_FAILURE, "fork");
     if (child == 0)
-        launch_child(command);
+        launchChild(command);
     for (;;) {
-        int status, sig = sigwaitinfo(&set, NULL);
-        if (sig == -1 && errno == EINTR)
-            continue;
-        if (sig == -1)
-            die("sigwaitinfo");
-        if (sig == SIGCHLD) {
-            pid_t pid = waitpid(child, &status, WNOHANG);
-            if (pid == -1)
-                die("waitpid");
-            if (pid == child)
-                return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-            continue;
-        }
+        int status, sig = sigwaitinfo(&set, NULL); /* -1 only if interrupted: wait again */
+        if (sig == SIGCHLD && waitpid(child, &status, WNOHANG) == child)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         /* The command is PID 1: without a handler it would ignore sig, so
          * end the namespace with SIGKILL, which it cannot ignore from here. */
-        if (kill(child, catches_signal(child, sig) ? sig : SIGKILL) == -1 && errno != ESRCH)
-            die("kill");
+        if (sig > 0 && sig != SIGCHLD)
+            kill(child, catchesSignal(child, sig) ? sig : SIGKILL);
     }
-}
-
-static void usage(FILE *out, int status)
-{
-    fprintf(out,
-            "Usage: %s                        show what unshare(CLONE_NEWPID) changes\n"
-            "       %s --launch COMMAND [ARG...]\n"
-            "           run COMMAND as PID 1 of a new PID namespace, with its own\n"
-            "           procfs at /proc in a private mount namespace\n"
-            "           (like: unshare --pid --fork --mount-proc COMMAND)\n"
-            "Needs CAP_SYS_ADMIN (root, or: unshare -r %s ...).\n",
-            prog, prog, prog);
-    exit(status);
 }
 
 int main(int argc, char **argv)
@@ -301,27 +221,28 @@ int main(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int opt, launch_mode = 0;
+    int opt, launchMode = 0;
+
+    opterr = 0;
     /* '+': stop at the first non-option, which belongs to COMMAND. */
     while ((opt = getopt_long(argc, argv, "+lh", options, NULL)) != -1) {
-        if (opt == 'l')
-            launch_mode = 1;
-        else if (opt == 'h')
-            usage(stdout, EXIT_SUCCESS);
-        else {
-            fprintf(stderr, "Try '%s --help'.\n", prog);
-            exit(2);
+        if (opt == 'l') {
+            launchMode = 1;
+        } else if (opt == 'h') {
+            printf("Usage: %s | %s --launch COMMAND [ARG...]\nShow what unshare(CLONE_NEWPID) "
+                   "changes, or run COMMAND as PID 1 of a new\nPID namespace with its own /proc "
+                   "(like unshare -fp --mount-proc).\n",
+                   argv[0], argv[0]);
+            return EXIT_SUCCESS;
+        } else {
+            errx(EXIT_FAILURE, "unknown option '%s' (try 'pidns_unshare --help')",
+                 argv[optind - 1]);
         }
     }
-    if (launch_mode && optind == argc) {
-        fprintf(stderr, "%s: --launch needs a COMMAND, e.g. %s --launch ps -e\n", prog, prog);
-        exit(2);
-    }
-    if (!launch_mode && optind < argc) {
-        fprintf(stderr, "%s: unexpected argument '%s' (to run a command: --launch)\n", prog,
-                argv[optind]);
-        exit(2);
-    }
+    if (launchMode && optind == argc)
+        errx(EXIT_FAILURE, "--launch needs a COMMAND, e.g. pidns_unshare --launch ps -e");
+    if (!launchMode && optind < argc)
+        errx(EXIT_FAILURE, "unexpected argument '%s' (to run a command: --launch)", argv[optind]);
     setvbuf(stdout, NULL, _IOLBF, 0); /* every line leaves at once, even into a pipe */
-    return launch_mode ? launch(argv + optind) : demonstrate();
+    return launchMode ? launch(argv + optind) : demonstrate();
 }

@@ -1,7 +1,10 @@
 # mk/docs.mk: the documentation, built with asciidoctor into $(O)/docs/.
 #
-#   make docs        HTML guides, the lesson handbook, one HTML page per lesson,
-#                    the man pages (and an HTML rendering of each)
+#   make docs        HTML guides, the lesson handbook (one page, and one page per
+#                    lesson), the handbook as a PDF, the man pages (and an HTML
+#                    rendering of each)
+#   make docs-reference  re-record the reference run the lesson pages show
+#                    (REFERENCE=0 make docs: no reference run, patterns alone)
 #   make docs-check  the same, then every man page through `man -l` with
 #                    groff warnings on: any warning fails (run by make check)
 #
@@ -32,14 +35,17 @@ MAN_HTML    := $(patsubst docs/man/%.adoc,$(DOCS_O)/man/%.html,$(MAN_SRCS))
 LESSON_SRCS := $(sort $(wildcard lessons/[0-9]*.adoc))
 LESSON_HTML := $(patsubst lessons/%.adoc,$(DOCS_O)/lessons/%.html,$(LESSON_SRCS))
 HANDBOOK    := $(DOCS_O)/handbook.html
+ASCIIDOCTOR_PDF ?= asciidoctor-pdf
+HANDBOOK_PDF := $(if $(shell command -v $(ASCIIDOCTOR_PDF) 2>/dev/null),$(DOCS_O)/handbook.pdf)
 # Lessons and reference pages include example code: rebuild when it changes.
 # The reference pages also quote recorded sessions (docs/samples/NAME.txt), and
 # name the install paths, so they follow a change of PREFIX (install.mk stamp).
 DOC_INCLUDES := $(wildcard examples/*.c docs/include/* docs/samples/*.txt) $(O)/build-defs.stamp
-DOCS_ALL    := $(GUIDE_HTML) $(MAN_PAGES) $(MAN_HTML) $(LESSON_HTML) $(HANDBOOK)
+DOCS_ALL    := $(GUIDE_HTML) $(MAN_PAGES) $(MAN_HTML) $(LESSON_HTML) $(HANDBOOK) $(HANDBOOK_PDF)
 
 .PHONY: docs docs-check docs-man-lint docs-samples
 docs: $(DOCS_ALL)
+	@[ -n "$(HANDBOOK_PDF)" ] || echo "docs: no PDF handbook: $(ASCIIDOCTOR_PDF) is not installed (make deps-check)"
 
 $(DOCS_O)/%.html: docs/%.adoc $(DOC_INCLUDES)
 	@mkdir -p $(@D)
@@ -56,12 +62,35 @@ $(MAN_PAGES): $(DOCS_O)/man/%: docs/man/%.adoc $(DOC_INCLUDES)
 	$(call ADOC_TO,-b manpage)
 
 # Lesson pages and the handbook label each marked block (run, expect, hint...)
-# with a small stylesheet, docs/include/docinfo.html.
+# with a small stylesheet, docs/include/docinfo.html, and go through the
+# handbook extension (docs/handbook/handbook.rb): "Lesson N: Title", previous /
+# contents / next links, highlighted code (rouge, when installed), folded
+# answers, hints and solutions, and beside each expected pattern the output of
+# a reference run of the lesson, recorded when the docs are built.
+HANDBOOK_EXT   := docs/handbook/handbook.rb
+HIGHLIGHT      := $(shell ruby -e 'require "rouge"' >/dev/null 2>&1 && echo -a source-highlighter=rouge)
+REFERENCE      ?= 1
+REF_DIR        := $(DOCS_O)/reference
+REF_TRANSCRIPT := $(if $(filter 1,$(REFERENCE)),$(if $(TUTOR),$(REF_DIR)/transcript.txt))
 LESSON_DOCINFO = -a docinfo=shared-head -a docinfodir=$(abspath docs/include)
+LESSON_ADOC    = -r ./$(HANDBOOK_EXT) $(HIGHLIGHT) \
+	$(if $(REF_TRANSCRIPT),-a handbook-reference=$(abspath $(REF_DIR)))
+LESSON_DEPS    = $(HANDBOOK_EXT) docs/include/docinfo.html $(REF_TRANSCRIPT)
 
-$(DOCS_O)/lessons/%.html: lessons/%.adoc $(DOC_INCLUDES)
+$(DOCS_O)/lessons/%.html: lessons/%.adoc $(DOC_INCLUDES) $(LESSON_DEPS)
 	@mkdir -p $(@D)
-	$(call ADOC_TO,-a toc=left $(LESSON_DOCINFO))
+	$(call ADOC_TO,-a toc=left $(LESSON_DOCINFO) $(LESSON_ADOC))
+
+# The reference run: every lesson through pidns-tutor --auto, in its private
+# lab (about 15 s); a machine without a lab still gets its docs, without it.
+$(REF_DIR)/transcript.txt: $(TUTOR) $(EXAMPLES) $(LESSON_SRCS) docs/handbook/capture-reference.sh
+	@echo "docs: recording the reference run (pidns-tutor --auto all)"
+	@sh docs/handbook/capture-reference.sh $(TUTOR) lessons $(REF_DIR)
+
+.PHONY: docs-reference
+docs-reference:
+	rm -f $(REF_DIR)/transcript.txt
+	@$(MAKE) --no-print-directory $(REF_DIR)/transcript.txt
 
 # The handbook: every lesson, in order, as a chapter of one book. The master
 # file is generated so that a new lesson needs no edit here; lessons are
@@ -78,8 +107,15 @@ $(DOCS_O)/handbook.adoc: $(LESSON_SRCS) mk/docs.mk
 	   [ -n "$(LESSON_SRCS)" ] || printf '\nNo lessons were found in lessons/.\n'; \
 	 } >$@.tmp && mv $@.tmp $@
 
-$(HANDBOOK): $(DOCS_O)/handbook.adoc $(LESSON_SRCS) $(DOC_INCLUDES)
-	$(call ADOC_TO,$(LESSON_DOCINFO))
+$(HANDBOOK): $(DOCS_O)/handbook.adoc $(LESSON_SRCS) $(DOC_INCLUDES) $(LESSON_DEPS)
+	$(call ADOC_TO,$(LESSON_DOCINFO) $(LESSON_ADOC))
+
+# The same handbook as a PDF handout (asciidoctor-pdf, Debian's
+# ruby-asciidoctor-pdf): title page, table of contents, folds printed open.
+$(DOCS_O)/handbook.pdf: $(DOCS_O)/handbook.adoc $(LESSON_SRCS) $(DOC_INCLUDES) $(LESSON_DEPS) docs/handbook/pdf-theme.yml
+	$(ASCIIDOCTOR_PDF) --failure-level WARN $(ADOC_ATTRS) $(LESSON_ADOC) \
+	    -a pdf-themesdir=$(abspath docs/handbook) -a pdf-theme=pdf -a toc -a toclevels=1 \
+	    -o $@ $< || { rm -f $@; exit 1; }
 
 # man -l through man-db with groff's warnings enabled; stderr must stay empty.
 docs-man-lint: $(MAN_PAGES)

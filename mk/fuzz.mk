@@ -1,6 +1,7 @@
 # mk/fuzz.mk: libFuzzer targets for the lesson parser and the shell's
 # command-line parsing (tests/fuzz/fuzz_*.c), built with clang and
-# ASan+UBSan into $(O)/fuzz/ (included by the Makefile).
+# ASan+UBSan into $(O)/fuzz/ (included by the Makefile); tests/hardening/fuzz.sh
+# runs them.
 #
 #   make fuzz         each target for FUZZ_SECONDS (default 300); new inputs
 #                     go to $(O)/fuzz/corpus/NAME, crashes to $(O)/fuzz/crash-*
@@ -28,14 +29,6 @@ FUZZ_CFLAGS        := -std=gnu11 $(WARNINGS) -g -O1 $(FUZZ_SAN)
 FUZZ_DEFS          := -DFUZZ_LESSONS_DIR='"$(abspath lessons)"' \
 	-DFUZZ_EXAMPLE_SRC_DIR='"$(abspath examples)"' \
 	-DFUZZ_EXAMPLES_DIR='"$(abspath $(FUZZ_EXAMPLE_STUBS))"'
-# Per run: a hang is an input slower than 10 s; inputs are mutated up to 16 KiB
-# (the corpus replay still feeds its larger seeds whole); leaks fail.
-FUZZ_RUN_FLAGS     := -timeout=10 -rss_limit_mb=2048 -detect_leaks=1 -print_final_stats=1
-# Flags of a fuzzing run (not of a replay) of target $$name, in the shell loops.
-FUZZ_MUTATE_FLAGS  := -max_len=16384 $$(test -f tests/fuzz/$$name.dict && \
-	echo -dict=tests/fuzz/$$name.dict) -artifact_prefix=$(FUZZ_O)/crash-$$name-
-# UBSan reports stop the process (-fno-sanitize-recover) with a stack trace.
-FUZZ_ENV           := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 .PHONY: fuzz fuzz-build check-fuzz fuzz-probe
 fuzz-build: fuzz-probe $(FUZZ_TARGETS) $(FUZZ_EXAMPLE_STUBS)
@@ -78,34 +71,10 @@ $(FUZZ_EXAMPLE_STUBS): $(EXAMPLE_SRCS)
 	@touch $@
 
 check-fuzz: fuzz-build
-	@for name in $(FUZZ_NAMES); do \
-		echo "check-fuzz: $$name: replaying tests/fuzz/corpus/$$name"; \
-		$(FUZZ_ENV) $(FUZZ_O)/fuzz_$$name $(FUZZ_RUN_FLAGS) \
-			tests/fuzz/corpus/$$name/* > $(FUZZ_O)/replay-$$name.log 2>&1 || { \
-			tail -40 $(FUZZ_O)/replay-$$name.log; \
-			echo "check-fuzz: FAIL: $$name: a corpus file crashes (log: $(FUZZ_O)/replay-$$name.log)"; \
-			exit 1; }; \
-		rm -rf $(FUZZ_O)/check-corpus/$$name && mkdir -p $(FUZZ_O)/check-corpus/$$name; \
-		echo "check-fuzz: $$name: fuzzing for at most $(FUZZ_CHECK_SECONDS) s / $(FUZZ_CHECK_RUNS) runs"; \
-		$(FUZZ_ENV) $(FUZZ_O)/fuzz_$$name $(FUZZ_RUN_FLAGS) $(FUZZ_MUTATE_FLAGS) \
-			-max_total_time=$(FUZZ_CHECK_SECONDS) -runs=$(FUZZ_CHECK_RUNS) \
-			$(FUZZ_O)/check-corpus/$$name tests/fuzz/corpus/$$name \
-			> $(FUZZ_O)/check-$$name.log 2>&1 || { \
-			tail -40 $(FUZZ_O)/check-$$name.log; \
-			echo "check-fuzz: FAIL: $$name: reproducer in $(FUZZ_O)/crash-$$name-*; add it to tests/fuzz/corpus/$$name once fixed"; \
-			exit 1; }; \
-		echo "check-fuzz: $$name: ok: $$(grep -E '^#[0-9]+' $(FUZZ_O)/check-$$name.log | tail -1 | \
-			sed 's/ *lim:.*exec/, exec/; s/ rss:.*//')"; \
-	done
+	@O=$(O) sh tests/hardening/fuzz.sh check $(FUZZ_CHECK_SECONDS) $(FUZZ_CHECK_RUNS)
 
 fuzz: fuzz-build
-	@for name in $(FUZZ_NAMES); do \
-		mkdir -p $(FUZZ_O)/corpus/$$name; \
-		echo "fuzz: $$name for $(FUZZ_SECONDS) s (new inputs: $(FUZZ_O)/corpus/$$name)"; \
-		$(FUZZ_ENV) $(FUZZ_O)/fuzz_$$name $(FUZZ_RUN_FLAGS) $(FUZZ_MUTATE_FLAGS) \
-			-max_total_time=$(FUZZ_SECONDS) \
-			$(FUZZ_O)/corpus/$$name tests/fuzz/corpus/$$name || exit 1; \
-	done
+	@O=$(O) sh tests/hardening/fuzz.sh long $(FUZZ_SECONDS)
 
 CHECK_EXTRA += check-fuzz
 

@@ -59,7 +59,7 @@ install: examples tutor $(INSTALL_DOCS)
 	$(if $(INSTALL_LESSONS),$(INSTALL_DATA) $(INSTALL_LESSONS) $(DESTDIR)$(DATADIR)/lessons/)
 ifneq ($(HAVE_ASCIIDOCTOR),)
 	$(if $(INSTALL_MAN1),$(INSTALL_DATA) $(INSTALL_MAN1) $(DESTDIR)$(MANDIR)/man1/)
-	$(INSTALL_DATA) $(GUIDE_HTML) $(HANDBOOK) $(DESTDIR)$(HTMLDIR)/
+	$(INSTALL_DATA) $(GUIDE_HTML) $(HANDBOOK) $(HANDBOOK_PDF) $(DESTDIR)$(HTMLDIR)/
 	$(if $(MAN_HTML),$(INSTALL_DATA) $(MAN_HTML) $(DESTDIR)$(HTMLDIR)/man/)
 	$(if $(LESSON_HTML),$(INSTALL_DATA) $(LESSON_HTML) $(DESTDIR)$(HTMLDIR)/lessons/)
 else
@@ -75,7 +75,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/examples/,$(notdir $(INSTALL_SOURCES)))
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/lessons/,$(notdir $(INSTALL_LESSONS)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(INSTALL_MAN1)))
-	rm -f $(addprefix $(DESTDIR)$(HTMLDIR)/,$(notdir $(GUIDE_HTML) $(HANDBOOK)))
+	rm -f $(addprefix $(DESTDIR)$(HTMLDIR)/,$(notdir $(GUIDE_HTML) $(HANDBOOK) $(DOCS_O)/handbook.pdf))
 	rm -f $(addprefix $(DESTDIR)$(HTMLDIR)/man/,$(notdir $(MAN_HTML)))
 	rm -f $(addprefix $(DESTDIR)$(HTMLDIR)/lessons/,$(notdir $(LESSON_HTML)))
 	for d in $(HTMLDIR)/man $(HTMLDIR)/lessons $(HTMLDIR) $(DOCDIR) $(DATADIR)/examples \

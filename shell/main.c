@@ -5,6 +5,7 @@
 #include "lab/doctor.h"
 #include "lab/lab.h"
 #include "session/session.h"
+#include "tutor/roster.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -19,7 +20,10 @@ enum {
     OPT_LESSONS,
     OPT_AUTO,
     OPT_USERNS,
-    OPT_COMMANDS_ADOC
+    OPT_COMMANDS_ADOC,
+    OPT_ROSTER,
+    OPT_PRESENT,
+    OPT_CSV
 };
 
 static void usage(void)
@@ -30,10 +34,15 @@ static void usage(void)
            "Options:\n"
            "  --auto LESSON|all   run lessons unattended (every step and check); exit status\n"
            "                      non-zero if any failed\n"
+           "  --present LESSON    a lesson on a projector: Enter moves on, questions wait\n"
+           "                      for the room's answer\n"
            "  --lessons DIR       read the lessons from DIR\n"
            "  --doctor            check what this machine offers, and how to fix what is missing\n"
            "  --no-color          no colour (also when NO_COLOR is set)\n"
            "  --user-namespace    take the unprivileged route even as root\n"
+           "  --roster [PATH...]  the progress of every account (or of the homes, state\n"
+           "                      directories or progress files named), one row each\n"
+           "  --csv               the roster as CSV, for a spreadsheet\n"
            "  -h, --help          this help\n"
            "  -V, --version       the version\n\n"
            "With standard input not a terminal, commands are read one a line (no prompt);\n"
@@ -42,7 +51,8 @@ static void usage(void)
 
 /* Parses the options into o. Returns -1 to go on, or the exit status when
  * the option was all there was to do (--help, --version) or was wrong. */
-static int parse_options(int argc, char **argv, struct session_options *o, int *doctor)
+static int parse_options(int argc, char **argv, struct session_options *o, int *doctor,
+                         int *roster)
 {
     static const struct option options[] = {
         {"auto", required_argument, NULL, OPT_AUTO},
@@ -51,6 +61,9 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
         {"no-color", no_argument, NULL, OPT_NO_COLOR},
         {"no-colour", no_argument, NULL, OPT_NO_COLOR},
         {"user-namespace", no_argument, NULL, OPT_USERNS},
+        {"present", required_argument, NULL, OPT_PRESENT},
+        {"roster", no_argument, NULL, OPT_ROSTER},
+        {"csv", no_argument, NULL, OPT_CSV},
         {"commands-adoc", no_argument, NULL, OPT_COMMANDS_ADOC}, /* for the docs */
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -62,6 +75,8 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
     while ((c = getopt_long(argc, argv, "+:hV", options, NULL)) != -1) {
         if (c == OPT_AUTO)
             o->auto_lessons = optarg;
+        else if (c == OPT_PRESENT)
+            o->present = optarg;
         else if (c == OPT_LESSONS)
             o->lessons_dir = optarg;
         else if (c == OPT_DOCTOR)
@@ -70,6 +85,8 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
             o->no_colour = 1;
         else if (c == OPT_USERNS)
             o->user_namespace = 1;
+        else if (c == OPT_ROSTER || c == OPT_CSV)
+            *roster |= c == OPT_ROSTER ? 1 : 2; /* bit 1: --csv */
         else if (c == OPT_COMMANDS_ADOC) {
             command_write_adoc(stdout);
             return EXIT_SUCCESS;
@@ -92,7 +109,21 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
             return EXIT_FAILURE;
         }
     }
-    if (optind < argc) {
+    if (*roster != 0 && (*roster & 1) == 0) {
+        fprintf(stderr, "pidns-tutor: --csv is for --roster (pidns-tutor --roster --csv)\n");
+        return EXIT_FAILURE;
+    }
+    if (*roster != 0 && (*doctor || o->auto_lessons != NULL || o->present != NULL)) {
+        fprintf(stderr, "pidns-tutor: --roster is a mode of its own: give it without %s\n",
+                *doctor ? "--doctor" : o->present != NULL ? "--present" : "--auto");
+        return EXIT_FAILURE;
+    }
+    if (o->present != NULL && (*doctor || o->auto_lessons != NULL)) {
+        fprintf(stderr, "pidns-tutor: --present is a mode of its own: give it without %s\n",
+                *doctor ? "--doctor" : "--auto");
+        return EXIT_FAILURE;
+    }
+    if (optind < argc && *roster == 0) {
         fprintf(stderr,
                 "pidns-tutor: unexpected argument '%s'\n"
                 "Try 'pidns-tutor --help' for more information.\n",
@@ -117,11 +148,15 @@ int main(int argc, char **argv)
 {
     struct session_options o = {0};
     struct shell sh = {.program = "pidns-tutor", .lesson_index = -1};
-    int doctor = 0;
+    int doctor = 0, roster = 0;
 
-    int done = parse_options(argc, argv, &o, &doctor);
+    int done = parse_options(argc, argv, &o, &doctor, &roster);
     if (done >= 0)
         return output_lost() ? 1 : done;
+    if (roster) {
+        int status = roster_main(argv + optind, argc - optind, o.lessons_dir, roster & 2);
+        return output_lost() ? 1 : status;
+    }
     if (doctor) {
         struct lab_config config = {NULL, o.user_namespace, 0};
         int status = doctor_run(stdout, &config);

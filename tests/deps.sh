@@ -17,6 +17,9 @@ if [ "$(id -u)" -ne 0 ]; then
     echo "deps: run:  sudo apt-get install -y$missing   (then run make again)" >&2
     exit 1
 fi
+# apt-get and the scripts it runs read nothing: CI has no terminal to answer
+# on, and with `echo quit | make run` the input is the tutorial's, not apt's.
+exec </dev/null
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq || { echo "deps: apt-get update failed" >&2; exit 1; }
 # A name this release does not have (say, libclang-rt-dev on an older

@@ -1,15 +1,29 @@
-/* cmd_export.c: `export LESSON [FILE]`, a lesson's commands as a commented
- * shell script that runs by hand outside the tutorial: the copy-paste
- * reference.
+/* cmd_export.c: `export LESSON [FILE]`, a lesson as a shell script that runs
+ * by hand outside the tutorial and checks as it goes: the copy-paste
+ * reference, and a test of the lesson on any machine.
+ *
+ * The script (sh FILE, as root or not) starts itself again in PID, mount and,
+ * when not root, user namespaces of its own, so that the lesson's pgrep,
+ * pidof and kill meet only what the script started; it runs each step's
+ * commands, compares their output with the lesson's patterns, runs each
+ * exercise's worked solution and check, and exits 0 when the lesson holds,
+ * or 1 naming the first step that does not. The code every script shares is
+ * in export_runtime.c.
  */
 #include "cmd/cmd.h"
 #include "cmd/commands.h"
+#include "cmd/export_runtime.h"
 #include "lesson/lesson.h"
 #include "tutor/tutor.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifndef PIDNS_TUTOR_LIBEXECDIR
+#define PIDNS_TUTOR_LIBEXECDIR "/usr/local/libexec/pidns-tutor"
+#endif
 
 /* Text as "# " comment lines wrapped to 72 columns. */
 static void put_comment(FILE *f, const char *text)
@@ -25,12 +39,101 @@ static void put_comment(FILE *f, const char *text)
     free(wrapped);
 }
 
-static void put_block(FILE *f, const struct lesson_block *b)
+/* Text as one sh word in single quotes. */
+static void put_quoted(FILE *f, const char *text)
 {
+    fputc('\'', f);
+    for (const char *s = text; *s != '\0'; s++)
+        fputs(*s == '\'' ? "'\\''" : (char[]){*s, '\0'}, f);
+    fputc('\'', f);
+}
+
+/* A here-document holding text: its end marker is a line the text does not
+ * hold. */
+static void put_here_document(FILE *f, const char *text)
+{
+    char marker[32] = "EXPECTED";
+    for (int n = 1; n < 1000; n++) {
+        size_t len = strlen(marker);
+        const char *at = text;
+        while ((at = strstr(at, marker)) != NULL &&
+               !((at == text || at[-1] == '\n') && (at[len] == '\n' || at[len] == '\0')))
+            at++;
+        if (at == NULL)
+            break;
+        snprintf(marker, sizeof marker, "EXPECTED_%d", n);
+    }
+    size_t len = strlen(text);
+    fprintf(f, "<<'%s'\n%s%s%s\n", marker, text, len > 0 && text[len - 1] != '\n' ? "\n" : "",
+            marker);
+}
+
+/* A command of the lesson, in a subshell of its own (the tutorial runs each
+ * with sh -c), its output kept as the numbered file for the comparison. */
+static void put_command(FILE *f, const char *command, int index, int background)
+{
+    size_t len = strlen(command);
+    fprintf(f, "(\n%s%s) >\"$lab_dir/%d\" 2>&1%s\n", command,
+            len > 0 && command[len - 1] != '\n' ? "\n" : "", index, background ? " &" : "");
+}
+
+/* A RUN, and the EXPECT after it if there is one (then *skip is set). */
+static void put_run(FILE *f, const struct lesson_block *b, const struct lesson_block *next,
+                    int index, int *skip)
+{
+    const char *mode = NULL;
+    if (next != NULL && next->type == LESSON_EXPECT) {
+        mode = next->unordered ? "unordered" : "ordered";
+        *skip = 1;
+    }
+    put_command(f, b->text, index, b->background);
+    if (b->background) {
+        fprintf(f, "lab_started $! %d %s ", index, mode != NULL ? mode : "none");
+        if (mode != NULL)
+            put_here_document(f, next->text);
+        else
+            fputs("</dev/null\n", f);
+        return;
+    }
+    fprintf(f, "lab_ran $? %d%s\n", index, mode != NULL ? " expect" : "");
+    if (mode != NULL) {
+        fprintf(f, "lab_expect %s ", mode);
+        put_here_document(f, next->text);
+    }
+}
+
+static void put_exercise(FILE *f, const struct lesson_block *b, int index)
+{
+    fprintf(f, "# Exercise:\n");
+    put_comment(f, b->text);
+    if (b->solution != NULL) {
+        fprintf(f, "# A worked solution, left running if it keeps running:\n");
+        put_command(f, b->solution, index, 1);
+        fprintf(f, "lab_started $! %d solution </dev/null\n", index);
+    }
+    if (b->check != NULL) {
+        size_t len = strlen(b->check);
+        fprintf(f, "# The check: it succeeds once the exercise is done.\nlab_check() {\n%s%s}\n"
+                   "lab_checked\n",
+                b->check, len > 0 && b->check[len - 1] != '\n' ? "\n" : "");
+    }
+}
+
+/* Writes one block; returns 1 when it also wrote the next one. */
+static int put_block(FILE *f, const struct lesson_block *b, const struct lesson_block *next,
+                     int *commands)
+{
+    int skip = 0;
+
     switch (b->type) {
     case LESSON_TEXT:
-    case LESSON_PREDICT:
         put_comment(f, b->text);
+        break;
+    case LESSON_PREDICT:
+        fprintf(f, "# Predict, before it runs:\n");
+        put_comment(f, b->text);
+        if (b->answer != NULL)
+            fprintf(f, "# (The answer: %s.)\n", b->answer);
         break;
     case LESSON_QUIZ:
         put_comment(f, b->text);
@@ -42,41 +145,101 @@ static void put_block(FILE *f, const struct lesson_block *b)
                 b->source_tag != NULL ? ", tag " : "", b->source_tag != NULL ? b->source_tag : "");
         break;
     case LESSON_RUN:
-        /* Background programs are remembered, to be stopped at the end. */
-        fprintf(f, b->background ? "%s &\njobs=\"$jobs $!\"; sleep 1\n" : "%s\n", b->text);
+        put_run(f, b, next, ++*commands, &skip);
         break;
-    case LESSON_EXPECT:
-        fprintf(f, "# It prints something like:\n");
-        put_comment(f, b->text);
+    case LESSON_EXPECT: /* after something else than a RUN: the tutorial fails it too */
+        fprintf(f, "lab_expect %s ", b->unordered ? "unordered" : "ordered");
+        put_here_document(f, b->text);
         break;
     case LESSON_EXERCISE:
-        fprintf(f, "# Exercise:\n");
-        put_comment(f, b->text);
-        if (b->solution != NULL)
-            fprintf(f, "# A solution:\n%s\n", b->solution);
+        put_exercise(f, b, ++*commands);
         break;
     }
+    return skip;
+}
+
+/* Does a program's name appear as a word of the text? */
+static int mentions(const char *text, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *at = text; text != NULL && (at = strstr(at, name)) != NULL; at++) {
+        int before = at > text && (isalnum((unsigned char)at[-1]) || strchr("_./-", at[-1]));
+        int after = isalnum((unsigned char)at[len]) || at[len] == '_';
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+static int lesson_uses(const struct lesson *l, const char *program)
+{
+    for (size_t s = 0; s < l->step_count; s++)
+        for (size_t i = 0; i < l->steps[s].block_count; i++) {
+            const struct lesson_block *b = &l->steps[s].blocks[i];
+            if ((b->type == LESSON_RUN && mentions(b->text, program)) ||
+                (b->type == LESSON_EXERCISE &&
+                 (mentions(b->solution, program) || mentions(b->check, program))))
+                return 1;
+        }
+    return 0;
+}
+
+/* The script's own settings: its name for messages, the lesson, the example
+ * programs it needs, where an installed tutorial keeps them. */
+static void put_settings(FILE *f, const struct shell *sh, const struct lesson *l)
+{
+    char **names = shell_example_names(sh);
+    const char *sep = "";
+
+    fprintf(f, "lab_name=\"${0##*/}\"\nlab_lesson=%d\nlab_programs='", l->number);
+    for (size_t i = 0; names != NULL && names[i] != NULL; i++) {
+        if (lesson_uses(l, names[i])) {
+            fprintf(f, "%s%s", sep, names[i]);
+            sep = " ";
+        }
+        free(names[i]);
+    }
+    free(names);
+    fprintf(f, "'\nlab_libexecdir=");
+    put_quoted(f, PIDNS_TUTOR_LIBEXECDIR);
+    fputc('\n', f);
 }
 
 static void put_script(FILE *f, const struct shell *sh, const struct lesson *l)
 {
+    int commands = 0;
+
     fprintf(f, "#!/bin/sh\n# Lesson %d: %s\n", l->number, l->title);
-    fprintf(f, "# Exported by pidns-tutor from %s.\n#\n", l->path);
-    put_comment(f, "It needs root, and it mounts procfs at /procN directories. To leave your "
-                   "system as it was, run it in a private mount namespace of its own, which "
-                   "vanishes with the script:");
-    fprintf(f, "#     sudo unshare --mount --propagation private sh THIS_FILE\n");
-    fprintf(f, "# The example programs are built in %s.\n\n", sh->dirs.examples);
-    fprintf(f, "PATH=%s:$PATH\njobs=\n", sh->dirs.examples);
+    fprintf(f, "# Exported by pidns-tutor from the lesson %s.\n#\n", l->id);
+    put_comment(f, "Run it with: sh THIS_FILE (as root, or as yourself where unprivileged user "
+                   "namespaces are allowed). It runs the lesson's commands in namespaces of its "
+                   "own, which the kernel removes when it ends: a PID namespace, so pgrep, pidof, "
+                   "ps and kill see only what it started, and a mount namespace whose root is a "
+                   "tmpfs with the machine's directories bound in, so /procN and the files it "
+                   "makes at / exist only for it. Where the lesson speaks of the lab, that is "
+                   "these namespaces, and its lab-runner is the script's own first process, "
+                   "which runs each command line; what it says the tutorial's commands do "
+                   "(check, cleanup) the script does itself. After each command it compares the output with the "
+                   "lesson's, runs each exercise's worked solution and check, and exits 0 when "
+                   "the lesson holds on this machine, or 1 naming the first step that does not. "
+                   "It finds the example programs in $PIDNS_TUTOR_EXAMPLES, else beside the "
+                   "pidns-tutor on your PATH, else where the tutorial is installed.");
+    fputc('\n', f);
+    put_settings(f, sh, l);
+    fputs(export_runtime, f);
     for (size_t s = 0; s < l->step_count; s++) {
-        fprintf(f, "\n# --- Step %zu: %s\n", s + 1, l->steps[s].title);
-        for (size_t b = 0; b < l->steps[s].block_count; b++)
-            put_block(f, &l->steps[s].blocks[b]);
+        const struct lesson_step *step = &l->steps[s];
+        fprintf(f, "\n# --- Step %zu: %s\nlab_step %zu ", s + 1, step->title, s + 1);
+        put_quoted(f, step->title != NULL ? step->title : "");
+        fputc('\n', f);
+        for (size_t b = 0; b < step->block_count; b++) {
+            const struct lesson_block *next = b + 1 < step->block_count ? &step->blocks[b + 1] : NULL;
+            b += (size_t)put_block(f, &step->blocks[b], next, &commands);
+        }
     }
-    fprintf(f, "\n# Clean up: stop what still runs, unmount, remove the mount points.\n");
-    fprintf(f, "[ -z \"$jobs\" ] || kill $jobs 2>/dev/null; sleep 1\n");
-    fprintf(f, "for d in /proc[0-9]*; do umount \"$d\" 2>/dev/null; rmdir \"$d\" 2>/dev/null; "
-               "done\n");
+    fprintf(f, "\necho\necho \"Lesson %d holds on this machine: every step as the lesson says.\"\n"
+               "exit 0\n",
+            l->number);
 }
 
 int cmd_export(struct shell *sh, int argc, char **argv)
@@ -104,8 +267,8 @@ int cmd_export(struct shell *sh, int argc, char **argv)
     }
     progress_own(&sh->progress, argv[2]);
     render_textf(&sh->render, RENDER_GOOD,
-                 "Wrote lesson %d to %s (run it with: sudo unshare "
-                 "--mount --propagation private sh %s).",
+                 "Wrote lesson %d to %s (run it with: sh %s; as root, or as yourself where "
+                 "user namespaces are allowed).",
                  sh->lessons[index].number, argv[2], argv[2]);
     return SHELL_OK;
 }

@@ -29,7 +29,9 @@ static int screen_rows(void)
 }
 
 /* Lists code through $PAGER (default less -R) when on a terminal and
- * taller than it; otherwise prints it. */
+ * taller than it; otherwise prints it. A pager that is missing (a minimal
+ * system has no less) or fails leaves the listing printed directly, as git
+ * and man do: pclose() tells (the shell's 127 for a missing one). */
 static void show_paged(struct shell *sh, const char *code, int first_line)
 {
     int lines = 0;
@@ -41,18 +43,19 @@ static void show_paged(struct shell *sh, const char *code, int first_line)
     }
     const char *pager = getenv("PAGER");
     if (pager == NULL || pager[0] == '\0')
-        pager = "less -R";
+        pager = "command -v less >/dev/null && exec less -R";
     fflush(sh->render.out);
     FILE *p = popen(pager, "we");
-    if (p == NULL) {
-        render_code(&sh->render, code, first_line);
-        return;
+    if (p != NULL) {
+        struct render paged = sh->render;
+        paged.out = p;
+        /* The pager may quit before reading everything: no SIGPIPE (ignored). */
+        render_code(&paged, code, first_line);
+        int status = pclose(p);
+        if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+            return;
     }
-    struct render paged = sh->render;
-    paged.out = p;
-    /* The pager may quit before reading everything: no SIGPIPE (ignored). */
-    render_code(&paged, code, first_line);
-    pclose(p);
+    render_code(&sh->render, code, first_line);
 }
 
 int cmd_source(struct shell *sh, int argc, char **argv)

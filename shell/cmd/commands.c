@@ -107,7 +107,7 @@ const struct command command_table[] = {
         .summary = "show an example's code with line numbers",
         .help = "Shows the source of a bundled example with line numbers, or only the region TAG of "
                 "it (the parts the lessons quote). Long listings go through your pager ($PAGER, or "
-                "less).",
+                "less); without one, or if it fails, they are printed directly.",
         .handler = cmd_source,
         .completer = complete_source,
         .min_args = 1,

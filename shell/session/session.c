@@ -170,6 +170,11 @@ int session_run(struct shell *sh, const struct session_options *o)
         return tutor_auto(sh, o->auto_lessons);
     lineedit_open(&le);
     sh->ask = ask;
+    if (o->present != NULL) {
+        int status = tutor_present(sh, o->present);
+        lineedit_close();
+        return status;
+    }
     if (sh->interactive)
         greet(sh);
     for (;;) {

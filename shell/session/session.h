@@ -9,6 +9,7 @@
 struct session_options {
     const char *lessons_dir;  /* --lessons DIR, or NULL */
     const char *auto_lessons; /* --auto LESSON|all, or NULL */
+    const char *present;      /* --present LESSON, or NULL */
     int no_colour;            /* --no-color */
     int user_namespace;       /* --user-namespace: the unprivileged route even as root */
 };

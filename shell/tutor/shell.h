@@ -33,6 +33,7 @@ struct shell {
     int colour_err;       /* colour on stderr */
     int interactive;      /* stdin (and stdout) are a terminal */
     int auto_mode;        /* --auto: predictions and quizzes answer themselves */
+    int presenting;       /* --present: the room guesses, Enter moves on, nothing saved */
     struct shell_dirs dirs;
     struct lab *lab; /* NULL when no lab is open (unit tests, --help) */
     struct lesson *lessons;

@@ -63,7 +63,7 @@ static void record(struct shell *sh)
     const struct lesson *l = &sh->lessons[sh->lesson_index];
     struct progress_entry *e = progress_entry(&sh->progress, l->id);
 
-    if (e != NULL && !sh->auto_mode) {
+    if (e != NULL && !sh->auto_mode && !sh->presenting) {
         e->step = sh->step_index;
         snprintf(sh->progress.current, sizeof sh->progress.current, "%s", l->id);
         progress_save(&sh->progress, stderr);
@@ -251,7 +251,7 @@ static void show_exercise(struct shell *sh, const struct lesson_block *b)
         render_text(&sh->render, RENDER_NOTE,
                     "(you have done this one already: `check` "
                     "again to see it pass)");
-    else if (!sh->auto_mode)
+    else if (!sh->auto_mode && !sh->presenting)
         render_text(&sh->render, RENDER_NOTE,
                     "Do it with `sh ...` or `run ...`, then type `check`; `hint` helps.");
 }
@@ -344,7 +344,8 @@ int tutor_show_step(struct shell *sh)
     render_textf(&sh->render, RENDER_HEADING, "Lesson %d, step %d of %zu: %s", l->number,
                  sh->step_index + 1, l->step_count, step->title != NULL ? step->title : "");
     int failed = show_blocks(sh, 0, exercise < step->block_count ? exercise + 1 : exercise);
-    if (!failed && sh->interactive && !sh->auto_mode && tutor_current_exercise(sh) == NULL)
+    if (!failed && sh->interactive && !sh->auto_mode && !sh->presenting &&
+        tutor_current_exercise(sh) == NULL)
         render_text(&sh->render, RENDER_NOTE,
                     sh->step_index + 1 < (int)l->step_count
                         ? "(Enter: next step.  again: run this step again.  help: commands)"

@@ -59,4 +59,14 @@ int tutor_cleanup(struct shell *sh, int verbose);
  * check), every quiz, unattended. Returns 0 when all passed, 1 if not. */
 int tutor_auto(struct shell *sh, const char *which);
 
+/* Runs an exercise's check (which must fail before the work), its worked
+ * solution, then its check again (allowing a solution left running a few
+ * seconds to settle). Returns 0 when the check passed after the work. */
+int tutor_run_solution(struct shell *sh, const struct lesson_block *exercise);
+
+/* --present LESSON: the lesson on a projector, paced by the presenter:
+ * Enter moves on, predictions and quizzes wait for the room, exercises run
+ * their worked solution. Needs a terminal. Returns the exit status. */
+int tutor_present(struct shell *sh, const char *which);
+
 #endif

@@ -19,7 +19,7 @@
 /* The exercise of the current step: its check on the state before the
  * work, which must fail (a check that passes already proves nothing about
  * the learner's work), then its solution, then its check again. */
-static int auto_exercise(struct shell *sh, const struct lesson_block *exercise)
+int tutor_run_solution(struct shell *sh, const struct lesson_block *exercise)
 {
     if (tutor_check(sh, exercise) == 1) {
         render_text(&sh->render, RENDER_BAD,
@@ -63,7 +63,7 @@ static int auto_lesson(struct shell *sh, int index)
         int bad = tutor_show_step(sh) != SHELL_OK;
         const struct lesson_block *exercise = tutor_current_exercise(sh);
         if (!bad && exercise != NULL)
-            bad = auto_exercise(sh, exercise) || tutor_show_debrief(sh) != SHELL_OK;
+            bad = tutor_run_solution(sh, exercise) || tutor_show_debrief(sh) != SHELL_OK;
         if (bad) {
             render_textf(&sh->render, RENDER_BAD, "lesson %d, step %zu (%s): FAILED", l->number,
                          s + 1, l->steps[s].title);

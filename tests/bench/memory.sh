@@ -27,7 +27,8 @@ pidns_kill_probe
 pidns_max_depth
 pidns_mini_init -q true
 pidns_orphan
-pidns_probe --parents
+pidns_parents
+pidns_siginfo
 pidns_proc_mount true
 pidns_set_tid
 pidns_setns $$ true

@@ -11,7 +11,7 @@ if [ ! -x "$TUTOR" ]; then
     echo "FAIL $TUTOR is not built (make first)"
     exit 1
 fi
-scratch=$(mktemp -d /tmp/pidns-tutor-lessons.XXXXXX)
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/pidns-tutor-lessons.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 export XDG_STATE_HOME="$scratch/state" NO_COLOR=1
 fails=0

@@ -64,7 +64,7 @@ X
     check "under sudo: progress belongs to SUDO_UID" [ "$(stat -c %u "$XDG_STATE_HOME/pidns-tutor/progress")" = 65534 ]
     unset SUDO_UID SUDO_GID
 else
-    echo "skip under sudo: needs root"
+    echo "SKIP: under sudo: needs root"
 fi
 
 touch "$scratch/file"

@@ -49,6 +49,24 @@ exit 0
 X
 check "source: a long listing goes through the pager, a short one does not" [ $? -eq 0 ]
 
+# No pager: PAGER unset and no less on PATH, as on a minimal Debian; then a
+# pager that fails. Either way the whole listing is printed, without an error.
+cat >"$scratch/no_pager.script" <<'X'
+expect pidns-tutor> 
+send source pidns_init_sleep\r
+expect status = EXIT_FAILURE;
+expect pidns-tutor> 
+absent not found
+send quit\r
+exit 0
+X
+mkdir "$scratch/no-less"
+env -u PAGER PATH="$scratch/no-less" "$DRIVE" -t 30 -w 100 -o "$scratch/no_pager.out" \
+    "$scratch/no_pager.script" -- "$TUTOR"
+check "source without less prints the whole listing" [ $? -eq 0 ]
+PAGER=false drive failing_pager <"$scratch/no_pager.script"
+check "source with a pager that fails prints the whole listing" [ $? -eq 0 ]
+
 drive unknown <<'X'
 expect pidns-tutor> 
 send lesons\r

@@ -1,8 +1,8 @@
 #!/bin/sh
 # test_bad_input.sh: every row of the bad-input table (docs/bad-input.adoc)
 # is run, and gives the message the table shows, with the exit status it
-# shows, and leaves nothing behind (no /procN on the host, no process of this
-# build, no process of the row still running).
+# shows, and leaves nothing behind (no /procN on the host, no process the row
+# started still running).
 #
 # The table drives the test, so the two cannot drift apart. How a row runs
 # depends on its id:
@@ -32,31 +32,33 @@ TABLE=docs/bad-input.adoc
 abs_build=$(cd "$BUILD" 2>/dev/null && pwd) || { echo "not ok - $BUILD is not built"; exit 1; }
 TUTOR=$abs_build/pidns-tutor
 SANDBOX=$abs_build/tests/helpers/in_sandbox
+LEFTOVERS=$abs_build/tests/helpers/leftovers
 DRIVE=$abs_build/tests/helpers/pty_drive
-tmp=$(mktemp -d /tmp/pidns-bad-input.XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pidns-bad-input.XXXXXX")
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 export XDG_STATE_HOME="$tmp/state" NO_COLOR=1 TERM=xterm
 unset SUDO_UID SUDO_GID PAGER
 . "$(dirname "$0")/lib/tap"
-for f in "$TUTOR" "$SANDBOX" "$DRIVE"; do
+. "$(dirname "$0")/lib/stage"
+for f in "$TUTOR" "$SANDBOX" "$DRIVE" "$LEFTOVERS"; do
     [ -x "$f" ] || { not_ok "$f is built (make all)"; finish; }
 done
 [ -f "$TABLE" ] || { not_ok "$TABLE exists"; finish; }
 
-# The rows of the table's body: ID TAB INPUT TAB MESSAGE TAB EXIT, one a
-# line, cells with \| unescaped.
+# The rows of the table's body: ID TAB INPUT TAB MESSAGE TAB ON TAB EXIT TAB
+# LEFT, one a line, cells with \| unescaped.
 rows() {
     awk '/^\|===/ { body = !body; next }
         body && /^\| / {
             line = substr($0, 3); gsub(/\\\|/, "\001", line)
             n = split(line, f, "|")
-            if (n < 5) { print "?" line "\t\t\t"; next }
-            for (i = 1; i <= 4; i++) {
+            if (n != 6) { print "?" line "\t\t\t\t\t"; next }
+            for (i = 1; i <= 6; i++) {
                 gsub(/\001/, "|", f[i]); sub(/^[ \t]+/, "", f[i]); sub(/[ \t]+$/, "", f[i])
             }
-            if (f[1] != "Row") print f[1] "\t" f[2] "\t" f[3] "\t" f[4]
+            if (f[1] != "Row") print f[1] "\t" f[2] "\t" f[3] "\t" f[4] "\t" f[5] "\t" f[6]
         }' "$TABLE"
 }
 
@@ -72,28 +74,51 @@ literals() {
     }'
 }
 
-# Whether file $2 holds text $1, where "..." in $1 stands for any text.
-holds() {
-    awk -v want="$1" 'BEGIN { RS = "\001" } {
-        text = $0; gsub(/\r/, "", text); gsub(/\033\[[0-9;?]*[a-zA-Z]/, "", text)
+# Whether text $2 is exactly $1, where "..." in $1 stands for any text (on
+# one line) and nothing else is a wildcard.
+is_exactly() {
+    awk -v want="$1" -v text="$2" 'BEGIN {
+        gsub(/(^|\n)[ \t]+/, "&\001", want); gsub(/[ \t]+\001/, "", want); sub(/^\001/, "", want)
+        gsub(/(^|\n)[ \t]+/, "&\001", text); gsub(/[ \t]+\001/, "", text); sub(/^\001/, "", text)
         n = split(want, piece, /\.\.\./)
-        for (i = 1; i <= n; i++) {
-            if (piece[i] == "") continue
-            k = index(text, piece[i]); if (k == 0) exit 1
+        if (n == 1) exit text != want
+        if (substr(text, 1, length(piece[1])) != piece[1]) exit 1
+        text = substr(text, length(piece[1]) + 1)
+        for (i = 2; i < n; i++) {
+            k = index(text, piece[i])
+            if (k == 0 || index(substr(text, 1, k - 1), "\n")) exit 1
             text = substr(text, k + length(piece[i]))
         }
-        found = 1
-    } END { exit !found }' "$2"
+        tail = piece[n]
+        if (length(text) < length(tail) || substr(text, length(text) - length(tail) + 1) != tail) exit 1
+        exit index(substr(text, 1, length(text) - length(tail)), "\n") != 0
+    }'
 }
 
-# What a row may leave behind: /procN on the host, a process of this build,
-# a process whose command line holds the row's marker.
+# Whether the lines of $1 each match a whole line of file $2, in order
+# (a terminal's transcript, where prompts and echoed input come between).
+has_lines() {
+    printf '%s\n' "$1" >"$tmp/want.lines"
+    n=0
+    while IFS= read -r line; do
+        n=$((n + 1))
+        found=0
+        while IFS= read -r have <&3; do
+            if is_exactly "$line" "$have"; then found=1; break; fi
+        done
+        [ $found -eq 1 ] || return 1
+    done <"$tmp/want.lines" 3<"$2"
+}
+
+# What a row may leave behind: /procN on the host, a process it started.
+# Every process a row starts inherits PIDNS_TUTOR_TEST_ROW, set to a value of
+# that row alone: tests/helpers/leftovers finds them by it, so a process this
+# test did not start (a learner's pidns-tutor from the same build, say) is
+# never counted, let alone killed.
 leftovers() {
     grep -E ' /proc[0-9]+ ' /proc/self/mountinfo | awk '{ print "mounted: " $5 }'
     ls -d /proc[0-9]* 2>/dev/null | sed 's/^/directory: /'
-    find /proc -maxdepth 2 -path '/proc/[0-9]*/exe' -lname "$abs_build/*" 2>/dev/null |
-        sed 's|^/proc/\([0-9]*\)/exe$|process \1: a program of this build|'
-    [ -z "$marker" ] || pgrep -f -- "$marker" | while read -r p; do echo "process $p: $(tr "\0" " " <"/proc/$p/cmdline" 2>/dev/null)"; done
+    "$LEFTOVERS" "PIDNS_TUTOR_TEST_ROW=$row_mark"
 }
 
 nothing_left() {
@@ -105,11 +130,26 @@ nothing_left() {
         [ $tries -ge 20 ] && break
         sleep 0.1
     done
-    # Report it, then end what this test started (by PID) so nothing stays.
-    for p in $(printf '%s\n' "$left" | sed -n 's/^process[^0-9]*\([0-9][0-9]*\).*/\1/p'); do
-        kill -9 "$p" 2>/dev/null
-    done
+    # Report it, then end what the row started so nothing stays.
+    "$LEFTOVERS" -k "PIDNS_TUTOR_TEST_ROW=$row_mark" >/dev/null
     return 1
+}
+
+# The fact that the Left behind cell states, beyond "nothing" (which
+# nothing_left checks for every row), as text that must be the same before
+# and after the row; "unknown" if no check is known for the cell.
+left_behind_fact() {
+    case $1 in
+    nothing | "nothing: the command and its children are ended" | "nothing: no process, no mount" | \
+        "nothing: no lab was built") ;;
+    "nothing; the session works, without saved progress") # the same before the row and after
+        if [ ! -f "$out.1" ] || grep -qx "host unchanged" "$out.1"; then echo works; fi ;;
+    "nothing; the progress is kept") cksum <"$tmp/kept/pidns-tutor/progress" ;;
+    "nothing; an existing file is never overwritten") cksum </proc/version ;;
+    "nothing; the next line runs") # the row's next line is `where`
+        if [ ! -f "$out.1" ] || grep -q "^No lesson started" "$out.1"; then echo ran; fi ;;
+    *) echo unknown ;;
+    esac
 }
 
 # pty ID WANT [ARGS...]: runs pidns-tutor in a terminal with the pty_drive
@@ -130,20 +170,37 @@ pty() {
 
 # ---- Rows that need more than their input ----------------------------------
 
+# The roster reads homes made here, never the machine's.
+row_cli_roster_symlink() {
+    mkdir -p "$tmp/roster-symlink/.local/state/pidns-tutor"
+    ln -sf /etc/shadow "$tmp/roster-symlink/.local/state/pidns-tutor/progress"
+    "$TUTOR" --roster "$tmp/roster-symlink" >"$out" 2>&1
+    rc=$?
+}
+row_cli_roster_damaged() {
+    s=.local/state/pidns-tutor
+    mkdir -p "$tmp/roster-damaged/$s" "$tmp/roster-fifo/$s" "$tmp/roster-huge/$s"
+    printf 'current x\nnot progress\nlesson x step -1 done 0 checked 0\n' >"$tmp/roster-damaged/$s/progress"
+    mkfifo "$tmp/roster-fifo/$s/progress"
+    head -c 70000 /dev/zero >"$tmp/roster-huge/$s/progress"
+    timeout 20 "$TUTOR" --roster "$tmp/roster-damaged" "$tmp/roster-fifo" "$tmp/roster-huge" >"$out" 2>&1
+    rc=$?
+}
 row_sh_line_100k() {
-    { head -c 102400 /dev/zero | tr '\0' a; printf '\nwhere\n'; } | "$TUTOR" >"$out" 2>&1
+    { head -c 102400 /dev/zero | tr '\0' a; printf '\nwhere\n'; } | "$TUTOR" >"$out.1" 2>"$out.2"
     rc=$?
 }
 row_sh_binary() {
-    head -c 8192 /dev/urandom | "$TUTOR" >"$out" 2>&1
+    # In lines of 64 bytes: a line of random bytes is never valid text.
+    head -c 8192 /dev/urandom | tr -d '\n' | fold -b -w 64 | "$TUTOR" >"$out.1" 2>"$out.2"
     rc=$?
 }
 row_sh_nul() {
-    printf 'help\000quit\nwhere\n' | "$TUTOR" >"$out" 2>&1
+    printf 'help\000quit\nwhere\n' | "$TUTOR" >"$out.1" 2>"$out.2"
     rc=$?
 }
 row_sh_reset_declined() {
-    pty reset 0 <<'X'
+    XDG_STATE_HOME=$tmp/kept pty reset 0 <<'X'
 expect pidns-tutor> 
 send reset\r
 expect [y/N] 
@@ -161,7 +218,6 @@ send quit\r
 X
 }
 row_sh_ctrl_c_command() {
-    marker="sleep 4261"
     pty ctrl_c_command 0 <<'X'
 expect pidns-tutor> 
 send sh sleep 4261\r
@@ -173,7 +229,6 @@ send quit\r
 X
 }
 row_sh_ctrl_c_step() {
-    marker="sleep 4243"
     pty ctrl_c_step 0 --lessons tests/fixtures/shell/slow <<'X'
 expect pidns-tutor> 
 send lesson 1\r
@@ -185,7 +240,6 @@ send quit\r
 X
 }
 row_sh_ctrl_d() {
-    marker="pidns_init_sleep /proc5"
     pty ctrl_d 0 <<'X'
 expect pidns-tutor> 
 send run pidns_init_sleep /proc5\r
@@ -199,16 +253,19 @@ row_lesson_same_number() {
     cp -r tests/fixtures/shell/examples "$tmp/"
     cp tests/fixtures/shell/lessons/01-tiny.adoc "$tmp/same/01-a.adoc"
     cp tests/fixtures/shell/lessons/01-tiny.adoc "$tmp/same/01-b.adoc"
-    echo quit | "$TUTOR" --lessons "$tmp/same" >"$out" 2>&1
+    echo quit | "$TUTOR" --lessons "$tmp/same" >"$out.1" 2>"$out.2"
     rc=$?
 }
 row_env_nobody_no_userns() {
-    if [ "$(id -u)" -ne 0 ] || ! su nobody -s /bin/sh -c "test -x '$TUTOR'" 2>/dev/null; then
-        rc=skip why="needs root, and a build that nobody can reach"
+    if [ "$(id -u)" -ne 0 ]; then
+        rc=skip why="needs root to become nobody"
         return
     fi
+    # A copy nobody can reach wherever the checkout is (lib/stage).
+    [ -d "$tmp/tree" ] || stage_tree "$tmp/tree" || { rc="staging failed"; return; }
+    mkdir -m 777 "$tmp/nobody-state"
     su nobody -s /bin/sh -c "cd /tmp && echo quit | unshare -U env HOME=/nonexistent \
-        XDG_STATE_HOME=/nonexistent '$TUTOR'" >"$out" 2>&1
+        XDG_STATE_HOME='$tmp/nobody-state' '$tmp/tree/build/pidns-tutor'" >"$out.1" 2>"$out.2"
     rc=$?
 }
 row_env_narrow() {
@@ -227,7 +284,6 @@ X
     [ "$longest" -le 30 ] || extra="a line of $longest columns in a 30-column terminal"
 }
 row_env_hangup() {
-    marker="sleep 4262"
     pty hangup 129 <<'X'
 expect pidns-tutor> 
 send sh sleep 4262\r
@@ -260,46 +316,62 @@ run_row() { # ID INPUT: runs it into $out, sets $rc (or rc=skip and $why)
     case $id in
     ex-*)
         (cd "$tmp/work" && timeout 20 "$SANDBOX" env PATH="$abs_build/examples:$PATH" \
-            sh -c "$input") </dev/null >"$out" 2>&1
+            sh -c "$input") </dev/null >"$out.1" 2>"$out.2"
         rc=$? ;;
     sh-*)
-        printf '%s\n' "$input" | timeout 20 "$TUTOR" >"$out" 2>&1
+        printf '%s\n' "$input" | timeout 20 "$TUTOR" >"$out.1" 2>"$out.2"
         rc=$? ;;
     lesson-*)
         d=$tmp/$id
         mkdir -p "$d/lessons"
         cp -r tests/fixtures/lessons/examples "$d/"
         cp "tests/fixtures/lessons/$input" "$d/lessons/01-$(basename "$input")"
-        echo quit | timeout 20 "$TUTOR" --lessons "$d/lessons" >"$out" 2>&1
+        echo quit | timeout 20 "$TUTOR" --lessons "$d/lessons" >"$out.1" 2>"$out.2"
         rc=$? ;;
     cli-* | env-*)
         echo quit | (cd "$tmp/work" && timeout 20 env PATH="$abs_build:$PATH" sh -c "$input") \
-            >"$out" 2>&1
+            >"$out.1" 2>"$out.2"
         rc=$? ;;
     *) rc=none ;;
     esac
 }
 
 mkdir -p "$tmp/work"
+# Progress to keep: a lesson started (the rows that must keep it compare it).
+# They run with XDG_STATE_HOME=$tmp/kept; the other rows start with none.
+printf 'lesson 1\nquit\n' | XDG_STATE_HOME=$tmp/kept "$TUTOR" --lessons tests/fixtures/shell/lessons >/dev/null 2>&1
+[ -s "$tmp/kept/pidns-tutor/progress" ] || not_ok "a progress file to keep is made"
 rows >"$tmp/rows"
 tab=$(printf '\t')
 count=0
-while IFS="$tab" read -r id input_cell message_cell exit_cell; do
-    case $id in \?*) not_ok "a row of $TABLE has fewer than 5 cells" "$id"; continue ;; esac
+while IFS="$tab" read -r id input_cell message_cell on_cell exit_cell left_cell; do
+    case $id in \?*) not_ok "a row of $TABLE has not 6 cells" "$id"; continue ;; esac
     count=$((count + 1))
     case $id in *"$only"*) ;; *) continue ;; esac
     input=$(literals "$input_cell" | head -n 1)
     shown=${input:-$(printf '%s' "$input_cell" | cut -c 1-60)}
-    out=$tmp/out marker="" extra="" why="" width=""
+    out=$tmp/out extra="" why="" width=""
+    row_mark=$id.$$
+    rm -f "$out" "$out.1" "$out.2"
     : >"$out"
+    before_left=$(left_behind_fact "$left_cell")
+    PIDNS_TUTOR_TEST_ROW=$row_mark
+    export PIDNS_TUTOR_TEST_ROW
     run_row "$id" "$input" </dev/null
+    unset PIDNS_TUTOR_TEST_ROW
+    # Rows run with a pipe for each stream; a terminal row has one transcript.
+    [ ! -f "$out.1" ] || cat "$out.1" "$out.2" >"$out"
     if [ "$rc" = skip ]; then
         skip_test "$id" "$why"
         continue
     fi
     if [ $show -eq 1 ]; then
         printf '=== %s (exit %s): %s\n' "$id" "$rc" "$input"
-        cat "$out"
+        if [ -f "$out.1" ]; then
+            echo "--- stdout"; cat "$out.1"; echo "--- stderr"; cat "$out.2"
+        else
+            echo "--- terminal"; cat "$out"
+        fi
     fi
     problems=""
     if [ "$rc" = none ]; then
@@ -311,15 +383,37 @@ while IFS="$tab" read -r id input_cell message_cell exit_cell; do
         problems="the message cell has no \`\`++text++\`\` to look for, and no function checks the row"
     fi
     printf '%s\n' "$wants" >"$tmp/wants"
-    while IFS= read -r want; do
-        [ -z "$want" ] || holds "$want" "$out" || problems="$problems${problems:+; }did not say: $want"
-    done <"$tmp/wants"
+    case $on_cell in
+    stdout | stderr)
+        if [ ! -f "$out.1" ]; then
+            problems="$problems${problems:+; }the row has no separate $on_cell (it runs on a terminal)"
+        else
+            [ "$on_cell" = stdout ] && stream=$out.1 || stream=$out.2
+            is_exactly "$wants" "$(cat "$stream")" ||
+                problems="$problems${problems:+; }$on_cell is not exactly: $(printf '%s' "$wants" | tr '\n' '|')"
+        fi ;;
+    "stderr (each line)") # every line is one of the messages
+        while IFS= read -r have; do
+            one=0
+            while IFS= read -r want; do is_exactly "$want" "$have" && one=1 && break; done <"$tmp/wants"
+            [ $one -eq 1 ] || { problems="$problems${problems:+; }a line of stderr is none of the messages: $have"; break; }
+        done <"$out.2" ;;
+    terminal) [ -z "$wants" ] || has_lines "$wants" "$out" ||
+        problems="$problems${problems:+; }the terminal does not show these lines: $(printf '%s' "$wants" | tr '\n' '|')" ;;
+    *) problems="$problems${problems:+; }the On cell is not stdout, stderr or terminal: '$on_cell'" ;;
+    esac
     [ -z "$extra" ] || problems="$problems${problems:+; }$extra"
     case $exit_cell in
     [0-9]*) [ "$rc" = "$exit_cell" ] || problems="$problems${problems:+; }exit status $rc, the table says $exit_cell" ;;
     *) problems="$problems${problems:+; }the exit cell is not a number: '$exit_cell'" ;;
     esac
     nothing_left || problems="$problems${problems:+; }left behind: $(echo $left)"
+    after_left=$(left_behind_fact "$left_cell")
+    case $after_left in
+    unknown) problems="$problems${problems:+; }no check for the Left behind cell '$left_cell'" ;;
+    "$before_left") ;;
+    *) problems="$problems${problems:+; }not true: $left_cell" ;;
+    esac
     if [ -z "$problems" ]; then
         ok "$id: $shown"
     else

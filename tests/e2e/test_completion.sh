@@ -42,7 +42,7 @@ complete -p pidns-tutor | grep -q -- '-F _pidns_tutor' &&
     ok "sourcing registers _pidns_tutor for pidns-tutor" ||
     not_ok "sourcing registers _pidns_tutor for pidns-tutor"
 
-long_opts='--auto --doctor --help --lessons --no-color --user-namespace --version'
+long_opts='--auto --csv --doctor --help --lessons --no-color --present --roster --user-namespace --version'
 all_opts="$long_opts -h -V"
 expect "an empty word offers every option" "$all_opts" pidns-tutor ''
 expect "a dash offers every option" "$all_opts" pidns-tutor -
@@ -63,6 +63,10 @@ expect "--auto=VALUE form completes too" "01-first" \
     pidns-tutor --lessons="$tmp/mine" --auto = 01
 expect "--lessons offers directories only" "$tmp/mine $tmp/mine-too" \
     pidns-tutor --lessons "$tmp/mi"
+expect "--present offers the lessons of --lessons DIR, not all" "01-first 02-second" \
+    pidns-tutor --lessons "$tmp/mine" --present ''
+expect "after --roster, files and directories" "$tmp/afile" pidns-tutor --roster "$tmp/af"
+expect "after --roster, a dash still offers the options" "--csv" pidns-tutor --roster --cs
 
 # The installed layout: PREFIX/bin/pidns-tutor and PREFIX/share/pidns-tutor/lessons.
 mkdir -p "$tmp/prefix/bin" "$tmp/prefix/share/pidns-tutor/lessons"

@@ -102,7 +102,8 @@ if ls lessons/[0-9]*.adoc >/dev/null 2>&1; then
     grep -q 'Unresolved directive' "$BUILD/docs/handbook.html" && bad="$bad unresolved-include"
     check "the handbook and the lesson pages hold every lesson, includes resolved" "$bad"
     n=$(grep -ho '^include::[^[]*\.c\[' lessons/[0-9]*.adoc | wc -l)
-    code=$(grep -c '<pre class="highlight"><code class="language-c"' "$BUILD/docs/handbook.html")
+    # Highlighted by rouge (<code data-lang="c">) or plain (class="language-c").
+    code=$(grep -cE '<pre class="[a-z ]*highlight"><code (class="language-c"|data-lang="c")' "$BUILD/docs/handbook.html")
     [ "$n" -eq 0 ] || [ "$code" -ge 1 ] && ok "the handbook shows the lessons' code ($code C listings, $n includes)" ||
         not_ok "the handbook shows the lessons' code" "$n includes, $code listings"
 else

@@ -11,10 +11,11 @@ BUILD=${PIDNS_TUTOR_BUILD:-build}
 SRC=${PIDNS_TUTOR_SRC:-$(pwd)}
 unset MAKEFLAGS MAKELEVEL MFLAGS
 . "$(dirname "$0")/lib/tap"
-tmp=$(mktemp -d /tmp/pidns-tutor-install.XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pidns-tutor-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 prefix=$tmp/prefix dest=$tmp/dest obuild=$tmp/build
-vars="O=$obuild PREFIX=$prefix DESTDIR=$dest"
+# REFERENCE=0: the docs without a second reference run of every lesson (15 s).
+vars="O=$obuild PREFIX=$prefix DESTDIR=$dest REFERENCE=0"
 
 command -v asciidoctor >/dev/null || { skip_test "install" "asciidoctor is missing (make deps-check)"; finish; }
 
@@ -51,6 +52,7 @@ share=share/pidns-tutor doc=share/doc/pidns-tutor
     done
     for f in docs/*.adoc; do [ -f "$f" ] && echo "$doc/$(basename "$f" .adoc).html"; done
     echo "$doc/handbook.html"
+    command -v asciidoctor-pdf >/dev/null && echo "$doc/handbook.pdf"
     echo share/bash-completion/completions/pidns-tutor
 } | sort >"$tmp/want"
 (cd "$dest$prefix" && find . ! -type d | sed 's|^\./||' | sort) >"$tmp/got"

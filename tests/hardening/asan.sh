@@ -8,9 +8,11 @@
 # example of that build, in the lab and in the sandbox) and the shell's
 # end-to-end tests, through tests/run-tests.sh. Every sanitizer report, from
 # any process (an example's child in a PID namespace, the shell run as nobody)
-# goes to a file under $O/sanitizer-logs/ (log_path): a child's report on a
-# captured stderr would otherwise be lost, or read as the expected output. Any
-# report file fails the run, even if the tests passed.
+# goes to a file (log_path) in a directory under /tmp that every user can
+# write (nobody cannot enter a checkout under /root), moved to
+# $O/sanitizer-logs/ at the end: a child's report on a captured stderr would
+# otherwise be lost, or read as the expected output. Any report file fails the
+# run, even if the tests passed.
 #
 # LeakSanitizer stays on everywhere but in two places, where it cannot work
 # (its tracer task is born in the caller's pid_for_children namespace):
@@ -33,15 +35,16 @@ fi
 logs=$(cd "$O" && pwd)/sanitizer-logs
 rm -rf "$logs"
 mkdir -p "$logs"
-chmod 1777 "$logs" # shell_nobody.sh runs the shell as nobody
+live=$(mktemp -d /tmp/pidns-tutor-asan.XXXXXX) || exit 1
+chmod 1777 "$live" # shell_nobody.sh runs the shell as nobody
 out=$logs/tests.out
 : >"$out"
 
 # halt_on_error: the first error ends the process with a non-zero status
 # (UBSan too: the build has -fno-sanitize-recover=undefined).
 common="halt_on_error=1:log_exe_name=1"
-asan_options="log_path=$logs/asan:$common:strict_string_checks=1"
-export UBSAN_OPTIONS="log_path=$logs/ubsan:$common:print_stacktrace=1"
+asan_options="log_path=$live/asan:$common:strict_string_checks=1"
+export UBSAN_OPTIONS="log_path=$live/ubsan:$common:print_stacktrace=1"
 status=0
 start=$(date +%s)
 
@@ -52,8 +55,8 @@ start=$(date +%s)
 # unique name at once (the writer keeps writing through its descriptor).
 keep_reports() {
     n=0
-    while [ -d "$logs" ]; do
-        for f in "$logs"/asan.* "$logs"/ubsan.*; do
+    while [ -d "$live" ]; do
+        for f in "$live"/asan.* "$live"/ubsan.*; do
             case $f in *"*"* | *.kept.*) continue ;; esac
             n=$((n + 1))
             mv "$f" "$f.kept.$n" 2>/dev/null
@@ -63,7 +66,7 @@ keep_reports() {
 }
 keep_reports &
 keeper=$!
-trap 'kill $keeper 2>/dev/null' EXIT
+trap 'kill $keeper 2>/dev/null; rm -rf "$live"' EXIT
 
 # step NAME PATTERN [EXTRA_ASAN_OPTIONS]: run-tests.sh with PATTERN; one line.
 step() {
@@ -89,6 +92,10 @@ step "e2e lessons_auto_all" "tests/e2e/lessons_auto_all.sh" "detect_leaks=0"
 
 kill $keeper
 wait $keeper 2>/dev/null
+for f in "$live"/*; do
+    [ -f "$f" ] && mv "$f" "$logs/"
+done
+rm -rf "$live"
 # Reports. ASan warns once in a process that leaves a clone() child's own
 # stack (the examples' child functions): "ignoring requested
 # __asan_handle_no_return" is a notice that it skips unpoisoning that stack,

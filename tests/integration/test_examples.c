@@ -6,7 +6,19 @@
  * process of its namespace; and that bad arguments get one line of error and
  * leave nothing. multi_pidns is in test_examples_multi.c.
  */
-#include "examples_support.h"
+#include "examples_run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <sys/mount.h>
 
@@ -59,7 +71,7 @@ static int init_sleep_observations(void *arg)
     int status = ex_finish(&r, 5000);
     EXPECT(status == 128 + stop_signal, "exit status %d, output:\n%s", status, r.out);
     free(out);
-    out = ex_procn_mounts();
+    out = tl_procn_mounts();
     EXPECT(out != NULL && out[0] == '\0', "mounts left: %s", out);
     EXPECT(access("/proc2", F_OK) == -1 && errno == ENOENT, "/proc2 is still there");
     EXPECT(ex_no_process_left(), "a process of the example outlived it");
@@ -111,7 +123,7 @@ static int init_sleep_child_killed(void *arg)
     int status = ex_finish(&r, 5000);
     EXPECT(status == 128 + SIGKILL, "exit status %d", status);
     EXPECT(strstr(r.out, "childFunc(): PID  = 1\nchildFunc(): PPID = 0\n") != NULL, "%s", r.out);
-    mounts = ex_procn_mounts();
+    mounts = tl_procn_mounts();
     EXPECT(mounts != NULL && mounts[0] == '\0', "mounts left: %s", mounts);
     EXPECT(access("/proc2", F_OK) == 0, "the existing /proc2 was removed");
     EXPECT(ex_no_process_left(), "a process of the example outlived it");
@@ -166,10 +178,10 @@ static void test_init_sleep_bad_arguments_leave_nothing(void **state)
     static const struct bad_case cases[] = {
         {"/ex/pidns_init_sleep /proc2 /proc3", "too many arguments"},
         {"/ex/pidns_init_sleep --bogus", "unknown option"},
-        {"/ex/pidns_init_sleep /no-such-dir/proc2", "directory /no-such-dir does not exist"},
+        {"/ex/pidns_init_sleep /no-such-dir/proc2", "mkdir /no-such-dir/proc2: No such file or directory"},
         {"mkdir -p /ro && mount -t tmpfs -o ro none /ro && /ex/pidns_init_sleep /ro/proc2; "
          "rc=$?; umount /ro; rmdir /ro; exit $rc",
-         "directory /ro is not writable"},
+         "mkdir /ro/proc2: Read-only file system"},
         {"/ex/pidns_init_sleep /etc/hostname", "not a directory"},
         {"/ex/pidns_init_sleep /proc", "refusing to mount over /proc"},
         {"/ex/pidns_init_sleep /proc/self/..", "refusing to mount over /proc"},
@@ -183,7 +195,7 @@ static void test_init_sleep_unwritable_dir_as_nobody(void **state)
     (void)state;
     TL_REQUIRE_ROOT();
     static const struct bad_case cases[] = {
-        {"/ex/pidns_init_sleep /usr/proc2", "directory /usr is not writable"},
+        {"/ex/pidns_init_sleep /usr/proc2", "mkdir /usr/proc2: Permission denied"},
         {NULL, NULL},
     };
     ex_run_test(bad_arguments, (void *)cases, true);

@@ -6,12 +6,24 @@
  * than /proc shows; SIGTERM, SIGINT, SIGHUP ending every namespace; bad N. After
  * each: no /procK mount, no /procK directory, no process in the namespaces.
  */
-#include "examples_support.h"
+#include "examples_run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* Nothing of a run is left: no /procK mount or directory in our root. */
 static bool nothing_left(char **why)
 {
-    char *mounts = ex_procn_mounts(), *dirs = NULL;
+    char *mounts = tl_procn_mounts(), *dirs = NULL;
     tl_sh("ls -d /proc[0-9]* 2>/dev/null", &dirs);
     bool clean = mounts != NULL && mounts[0] == '\0' && dirs != NULL && dirs[0] == '\0';
     if (asprintf(why, "mounts: [%s] directories: [%s]", mounts ? mounts : "?", dirs ? dirs : "?") ==
@@ -187,20 +199,25 @@ static void test_multi_passes_command_exit_status_up(void **state)
 
 /* Inside `unshare --pid --mount-proc`, /proc shows one level fewer than we
  * really are: N=32 passes the check, clone() fails with ENOSPC at the last
- * level, and everything made so far is removed. */
+ * level, and everything made so far is removed. The last level is /proc0
+ * from the initial namespace, /procK when the suite itself runs K levels
+ * down (a container, make check-fresh), which nothing inside can see: the
+ * kernel refuses NS_GET_PARENT beyond our own namespace. */
 static int multi_enospc(void *arg)
 {
     (void)arg;
     int failed = 0;
     char *out = NULL, *why = NULL;
+    const char *failure = "multi_pidns: clone(CLONE_NEWPID) for /proc",
+               *reason = ": No space left on device\n";
 
     int rc = tl_sh("unshare --pid --fork --mount-proc /ex/multi_pidns 32 true", &out);
     EXPECT(rc == 1, "exit status %d, output:\n%s", rc, out);
     EXPECT(strstr(out, "Mounting procfs at /proc31\n") != NULL, "got:\n%s", out);
-    EXPECT(strstr(out, "multi_pidns: clone(CLONE_NEWPID) for /proc0 (the kernel's 32-level "
-                       "nesting limit, or user.max_pid_namespaces, was reached): No space "
-                       "left on device\n") != NULL,
-           "got:\n%s", out);
+    const char *hit = strstr(out, failure);
+    if (hit != NULL)
+        hit += strlen(failure) + strspn(hit + strlen(failure), "0123456789");
+    EXPECT(hit != NULL && strncmp(hit, reason, strlen(reason)) == 0, "got:\n%s", out);
     EXPECT(nothing_left(&why), "left behind: %s", why);
 out:
     free(out);
@@ -226,6 +243,7 @@ static void test_multi_bad_arguments_leave_nothing(void **state)
         {"/ex/multi_pidns 5x", "N must be a whole number, got '5x'"},
         {"/ex/multi_pidns -3", "N must be at least 1, got -3"},
         {"/ex/multi_pidns 0", "N must be at least 1, got 0"},
+        {"/ex/multi_pidns --bogus", "N must be a whole number, got '--bogus'"},
         {"/ex/multi_pidns 99999999999999999999", "N=99999999999999999999 is too deep"},
         {"/ex/multi_pidns 33", "N can be at most 32"},
         /* one level down, as /proc shows: NSpid has two PIDs */
@@ -234,7 +252,7 @@ static void test_multi_bad_arguments_leave_nothing(void **state)
         {"touch /proc2 && /ex/multi_pidns 3; rc=$?; rm /proc2; exit $rc",
          "/proc2 exists and is not a directory"},
         {"mount -o remount,ro / && /ex/multi_pidns 3; rc=$?; mount -o remount,rw /; exit $rc",
-         "cannot create /proc0: / is not writable"},
+         "mkdir /proc0: Read-only file system"},
         {NULL, NULL},
     };
     ex_run_test(bad_arguments, (void *)cases, false);

@@ -2,10 +2,22 @@
  * exit statuses, cleanup in the middle of a run, the verdict on the host.
  * (Crashes and concurrency: test_lab_crash.c; nobody, nsenter and the
  * diagnosis: test_lab_user.c; Ctrl-C: test_lab_signals.c.) */
-#include "lab_support.h"
+#include "lab_holder.h"
 #include "lab/lab_internal.h"
 #include "lab/sandbox.h"
 #include "procfs/procfs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <sys/mount.h>
 
@@ -62,7 +74,7 @@ static void test_article_paths_work_in_the_lab(void **state)
     tl_host_snapshot(&before);
     lt_assert_holder_passed(lt_run_holder(article_paths, NULL, 0, 30));
     assert_int_equal(access("/proc2", F_OK), -1);
-    lt_assert_host_unchanged(&before);
+    tl_assert_host_unchanged(&before);
     tl_host_snapshot_free(&before);
 }
 
@@ -108,10 +120,10 @@ static int statuses_and_output(void *arg)
     buf[n > 0 ? n : 0] = '\0';
     EXPECT(strcmp(buf, "to-err\n") == 0, "stderr: %s", buf);
     EXPECT(lab_run(lab, "kill -TERM $$", 1, 2) == 128 + SIGTERM, "128+N for a signal");
-    double t0 = lt_now();
+    double t0 = tl_now();
     EXPECT(lab_start(lab, "echo quick; exit 3", out_pipe[1], &status, &job) == 0 && status == 3,
            "a command that ends is not a job (status %d)", status);
-    EXPECT(lt_now() - t0 < 0.25, "and lab_start() returns as soon as it ends");
+    EXPECT(tl_now() - t0 < 0.25, "and lab_start() returns as soon as it ends");
     n = read(out_pipe[0], buf, sizeof buf - 1);
     buf[n > 0 ? n : 0] = '\0';
     EXPECT(strcmp(buf, "quick\n") == 0, "its output came through: %s", buf);
@@ -223,7 +235,7 @@ static void test_cleanup_mid_run_leaves_the_lab_fresh(void **state)
     struct tl_host_snapshot before;
     tl_host_snapshot(&before);
     lt_assert_holder_passed(lt_run_holder(cleanup_mid_run, NULL, 0, 30));
-    lt_assert_host_unchanged(&before);
+    tl_assert_host_unchanged(&before);
     tl_host_snapshot_free(&before);
 }
 
@@ -247,9 +259,9 @@ static int close_unchanged(void *arg)
         pause();
         _exit(0);
     }
-    double t0 = lt_now();
+    double t0 = tl_now();
     EXPECT(lab_close(lab, report) == 0, "unchanged");
-    EXPECT(lt_now() - t0 < 0.5, "closed in %.0f ms", (lt_now() - t0) * 1000);
+    EXPECT(tl_now() - t0 < 0.5, "closed in %.0f ms", (tl_now() - t0) * 1000);
     fflush(report);
     EXPECT(strstr(text, "host unchanged\n") != NULL, "the verdict:\n%s", text);
 out:

@@ -2,7 +2,19 @@
  * holding it dies in any way (SIGKILL included) with nested namespaces
  * running, nothing it started survives and its mount namespaces are gone
  * within a second; two labs at once never see each other's /procK. */
-#include "lab_support.h"
+#include "lab_holder.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <linux/nsfs.h>
 #include <sys/ioctl.h>
@@ -107,7 +119,7 @@ static void holder_dies_by(int sig)
     /* keeper, 2 runners, 2 unshare, 2 inits (sh), 1 more unshare + sleep... */
     int alive = ok ? lab_remnants(&lab_ns, mnt_ns, 2) : 0;
     kill(holder, sig);
-    double t0 = lt_now(), elapsed;
+    double t0 = tl_now(), elapsed;
     int left, status = 0;
     pid_t pid;
     for (;;) {
@@ -120,11 +132,11 @@ static void holder_dies_by(int sig)
                 holder = -holder;
             }
         left = lab_remnants(&lab_ns, mnt_ns, 2);
-        if (left == 0 || lt_now() - t0 > 3)
+        if (left == 0 || tl_now() - t0 > 3)
             break;
         usleep(1000);
     }
-    elapsed = lt_now() - t0;
+    elapsed = tl_now() - t0;
     if (holder > 0)
         waitpid(holder, &status, 0);
     print_message("signal %d: %d lab processes before, %d after %.0f ms\n", sig, alive, left,
@@ -134,7 +146,7 @@ static void holder_dies_by(int sig)
     assert_true(WIFSIGNALED(status) && WTERMSIG(status) == sig);
     assert_int_equal(left, 0);
     assert_true(elapsed < 1.0);
-    lt_assert_host_unchanged(&before);
+    tl_assert_host_unchanged(&before);
     tl_host_snapshot_free(&before);
 }
 
@@ -217,7 +229,7 @@ static void test_two_labs_at_once_each_see_only_their_own_proc2(void **state)
     assert_true(up);
     lt_assert_holder_passed(status_a);
     lt_assert_holder_passed(status_b);
-    lt_assert_host_unchanged(&before);
+    tl_assert_host_unchanged(&before);
     tl_host_snapshot_free(&before);
 }
 

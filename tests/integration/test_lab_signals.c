@@ -3,7 +3,20 @@
  * the shell survives: with no terminal (SIGINT to the shell, or to its
  * process group) and on a real terminal (^C typed into a pty). Ctrl-Z never
  * leaves a lab command stopped. */
-#include "lab_support.h"
+#include "lab_holder.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <pty.h>
 #include <termios.h>
@@ -27,21 +40,21 @@ static int interrupted_run(void *arg)
     lab = lt_open(0);
     EXPECT(lab != NULL, "a lab");
     for (int round = 0; round < 2; round++) {
-        double t0 = lt_now();
+        double t0 = tl_now();
         int rc = lab_run(lab, STUBBORN, t->tell_fd, 2);
-        double took = lt_now() - t0;
+        double took = tl_now() - t0;
         EXPECT(rc == 130, "lab_run returns 130, not %d", rc);
         EXPECT(lt_count_pids(lab_path(lab, "/proc"), 0) == 1, "only the keeper is left");
         fprintf(stderr, "interrupted run %d returned after %.0f ms\n", round, took * 1000);
     }
     /* Before it settles, a chatty lab_start() is interrupted the same way. */
     int status = -1, job = 0;
-    double t0 = lt_now();
+    double t0 = tl_now();
     int rc = lab_start(lab,
                        "echo ready; exec unshare -p -f sh -c 'while :; do echo tick; sleep 0.05; done'",
                        t->tell_fd, &status, &job);
     EXPECT(rc == 0 && status == 130, "lab_start: %d, status %d", rc, status);
-    EXPECT(lt_now() - t0 < 1.5, "before it would have settled (%.0f ms)", (lt_now() - t0) * 1000);
+    EXPECT(tl_now() - t0 < 1.5, "before it would have settled (%.0f ms)", (tl_now() - t0) * 1000);
     EXPECT(lt_count_pids(lab_path(lab, "/proc"), 0) == 1, "only the keeper is left");
     EXPECT(lab_run(lab, "true", 1, 2) == 0, "the shell lives on and runs commands");
     EXPECT(lab_close(lab, NULL) == 0, "host unchanged");
@@ -84,7 +97,7 @@ static void test_sigint_to_the_shell_stops_the_command_and_its_namespaces(void *
     assert_int_equal(got2, 0);
     assert_int_equal(got3, 0);
     lt_assert_holder_passed(status);
-    lt_assert_host_unchanged(&before);
+    tl_assert_host_unchanged(&before);
     tl_host_snapshot_free(&before);
 }
 
@@ -109,10 +122,10 @@ static int on_a_terminal(void)
 /* Reads the pty until `want` shows up (or 10 s); keeps all output in buf. */
 static int read_until(int master, char *buf, size_t len, size_t *used, const char *want)
 {
-    double end = lt_now() + 10;
+    double end = tl_now() + 10;
     while (strstr(buf, want) == NULL) {
         struct pollfd p = {master, POLLIN, 0};
-        if (lt_now() > end || poll(&p, 1, 100) < 0)
+        if (tl_now() > end || poll(&p, 1, 100) < 0)
             return -1;
         if (!(p.revents & POLLIN))
             continue;
@@ -157,7 +170,7 @@ static void test_ctrl_c_on_a_terminal_stops_the_command_not_the_shell(void **sta
     assert_non_null(strstr(buf, "after-ctrl-z"));
     assert_non_null(strstr(buf, "ctrl-z rc=0"));
     lt_assert_holder_passed(status);
-    lt_assert_host_unchanged(&before);
+    tl_assert_host_unchanged(&before);
     tl_host_snapshot_free(&before);
 }
 

@@ -2,9 +2,21 @@
  * namespace) gives the article's results as root does; an outside terminal
  * enters it with the printed nsenter line; lab_diagnose() names the route,
  * or, when user namespaces are refused, the problem and its fix. */
-#include "lab_support.h"
+#include "lab_holder.h"
 #include "lab/lab_diagnose.h"
 #include "lab/lab_internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <linux/capability.h>
 #include <sched.h>
@@ -58,7 +70,7 @@ static void test_unprivileged_lab_runs_pidns_init_sleep_at_proc2(void **state)
     char *text = session_output(1);
     assert_non_null(text);
     free(text);
-    lt_assert_host_unchanged(&before);
+    tl_assert_host_unchanged(&before);
     tl_host_snapshot_free(&before);
 }
 
@@ -107,7 +119,7 @@ static char *run_outside(const char *command, int as_nobody)
     pid_t pid = fork();
     if (pid == 0) {
         if (as_nobody)
-            lt_become_nobody();
+            tl_become_nobody();
         dup2(pipefd[1], 1);
         dup2(pipefd[1], 2);
         execl("/bin/sh", "sh", "-c", command, (char *)NULL);

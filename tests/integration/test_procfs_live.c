@@ -444,7 +444,7 @@ static int check_against_lsns(struct pidns_chain *c)
     struct procfs_tree t;
     if (tl_sh("lsns -t pid -n -r -o NS,NPROCS,PID,PNS", &out) != 0) {
         fprintf(stderr,
-                "lsns -t pid -o ...,PNS did not run (util-linux 2.38 or later needed): "
+                "SKIP: lsns -t pid -o ...,PNS did not run (util-linux 2.38 or later needed): "
                 "%s\n",
                 out != NULL ? out : "");
         free(out);

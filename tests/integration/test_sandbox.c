@@ -41,7 +41,7 @@ static void test_proc2_in_sandbox_is_invisible_to_host(void **state)
     TL_REQUIRE_ROOT();
     struct tl_host_snapshot before;
     tl_host_snapshot(&before);
-    int status = tl_in_sandbox(make_proc2_and_look, NULL);
+    int status = tl_in_sandbox(make_proc2_and_look, NULL, false);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
     assert_int_equal(access("/proc2", F_OK), -1);
@@ -61,16 +61,12 @@ static void test_sandbox_works_for_an_ordinary_user(void **state)
     if (pid == 0) {
         char err[512];
         struct sandbox_info info;
-        if (setgroups(0, NULL) == -1 || setgid(65534) == -1 || setuid(65534) == -1)
-            _exit(90);
-        /* setuid() clears the dumpable flag, which makes /proc/self root's;
-         * a real login (an exec) sets it again. */
-        prctl(PR_SET_DUMPABLE, 1);
+        tl_become_nobody();
         if (sandbox_enter(0, &info, err, sizeof err) == -1) {
             fprintf(stderr, "sandbox_enter as nobody: %s\n", err);
             _exit(91);
         }
-        if (!info.used_user_namespace || info.outer_uid != 65534)
+        if (!info.used_user_namespace || info.outer_uid != TL_NOBODY)
             _exit(92);
         /* Unprivileged, procfs can be mounted only for a PID namespace our
          * user namespace owns: make one, as the lab does. */

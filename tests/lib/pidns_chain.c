@@ -206,31 +206,6 @@ static int leftover_processes(const struct pidns_chain *c)
     return left;
 }
 
-/* The unprivileged route, as the lab takes it for an ordinary user: become
- * nobody, then enter the sandbox (it adds a user namespace), then run. */
-static int in_sandbox_as_nobody(int (*fn)(void *), void *arg)
-{
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        char err[512];
-        if (setgroups(0, NULL) == -1 || setgid(65534) == -1 || setuid(65534) == -1)
-            _exit(90);
-        prctl(PR_SET_DUMPABLE, 1); /* as an exec would: /proc/self stays ours */
-        if (sandbox_enter(0, NULL, err, sizeof err) == -1) {
-            fprintf(stderr, "sandbox_enter as nobody: %s\n", err);
-            _exit(91);
-        }
-        int rc = fn(arg);
-        fflush(NULL);
-        _exit(rc);
-    }
-    int status = -1;
-    if (pid > 0)
-        waitpid(pid, &status, 0);
-    return status;
-}
-
 void pidns_chain_run(int (*check)(struct pidns_chain *c), int as_nobody)
 {
     struct tl_host_snapshot before, after;
@@ -240,7 +215,9 @@ void pidns_chain_run(int (*check)(struct pidns_chain *c), int as_nobody)
     memset(shared, 0, sizeof *shared);
     struct live_case lc = {check, shared};
     tl_host_snapshot(&before);
-    int status = as_nobody ? in_sandbox_as_nobody(run_case, &lc) : tl_in_sandbox(run_case, &lc);
+    /* As nobody: the unprivileged route, as the lab takes it for an ordinary
+     * user (the sandbox adds a user namespace). */
+    int status = tl_in_sandbox(run_case, &lc, as_nobody);
     int left = 0;
     for (int tries = 0; tries < 100 && (left = leftover_processes(shared)) != 0; tries++)
         usleep(20000); /* killed processes take a moment to be reaped */

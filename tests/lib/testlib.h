@@ -8,7 +8,9 @@
 #define PIDNS_TUTOR_TESTLIB_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -16,13 +18,45 @@
 
 /* Directory holding the build (env PIDNS_TUTOR_BUILD, default "build"). */
 const char *tl_build_dir(void);
+/* Where scratch files go: $TMPDIR (tests/run-tests.sh gives each test
+ * program its own, and checks it is empty afterwards), or /tmp. */
+const char *tl_tmpdir(void);
 /* Path of a built example: <build>/examples/<name> (static buffer). */
 const char *tl_example(const char *name);
 
-/* Runs fn(arg) in a forked child that has entered the sandbox. The child's
- * exit status is fn's return value (0 = pass). Output of the child goes to our
- * stdout. Returns the child's wait status. Messages explain a failure. */
-int tl_in_sandbox(int (*fn)(void *arg), void *arg);
+/* The ordinary user the tests become to take the unprivileged route. */
+#define TL_NOBODY 65534
+
+/* In a forked child of root: becomes nobody for good (groups, gid, uid), and
+ * stays dumpable as after a login, so /proc/self stays ours and nsenter
+ * works. Exits with status 90 if it cannot. */
+void tl_become_nobody(void);
+
+/* Runs fn(arg) in a forked child that has entered the sandbox, as nobody if
+ * asked (then the sandbox adds a user namespace). The child's exit status is
+ * fn's return value (0 = pass); 90 and 91 mean it could not become nobody or
+ * enter the sandbox (the reason printed). Output of the child goes to our
+ * stdout. Returns the child's wait status. */
+int tl_in_sandbox(int (*fn)(void *arg), void *arg, bool as_nobody);
+
+/* The checks of a forked child, where cmocka's asserts cannot be used (a
+ * failure would jump back into a copy of the runner): in a function
+ * returning int with `int failed = 0;` and an `out:` label that cleans up
+ * and returns failed, an EXPECT that does not hold prints what failed and
+ * where, and goes to out. The cmocka side asserts the child returned 0. */
+#define EXPECT(cond, ...)                                                                          \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: expected %s: ", __FILE__, __LINE__, #cond);                    \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+            failed = 1;                                                                            \
+            goto out;                                                                              \
+        }                                                                                          \
+    } while (0)
+
+/* Seconds on the monotonic clock. */
+double tl_now(void);
 
 /* Runs `sh -c cmd` with LC_ALL=C, captures stdout+stderr into a malloc'd
  * string (*out, may be NULL) and returns the exit status (-1 on error). */
@@ -40,16 +74,28 @@ int tl_shf(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)
         }                                                                      \
     } while (0)
 
-/* A snapshot of what the host shows: mount points under / named /procN, the
- * entries of /, and processes in PID namespaces other than ours. */
+/* Mount points named /proc<digits> in our mount namespace, sorted, one a
+ * line (malloc'd; NULL on error). */
+char *tl_procn_mounts(void);
+
+/* A snapshot of what the host shows: mount points under / named /procN and
+ * the entries of /. Processes are not counted by number (other users' tutors
+ * and containers start and end them): tl_assert_host_unchanged() counts our
+ * descendants, which include everything a test left running, in whatever
+ * namespace, when the test program is a child subreaper (lt_setup and
+ * ex_run_test make it one; tests/run-tests.sh finds the rest by its mark). */
 struct tl_host_snapshot {
-    char *mounts;    /* lines of mountinfo whose mount point is /proc<digits> */
+    char *mounts;    /* tl_procn_mounts() */
     char *root_list; /* sorted names in / */
-    int foreign_pidns_processes;
 };
 void tl_host_snapshot(struct tl_host_snapshot *snap);
-/* Asserts (cmocka) that the host looks as it did in *before. */
+/* Asserts (cmocka) that the host looks as it did in *before and that no
+ * process below us is left (each one named on stderr). */
 void tl_assert_host_unchanged(const struct tl_host_snapshot *before);
 void tl_host_snapshot_free(struct tl_host_snapshot *snap);
+
+/* Live processes below us (children, theirs, ...), zombies not counted;
+ * each is named on report if it is not NULL. */
+int tl_descendants(FILE *report);
 
 #endif

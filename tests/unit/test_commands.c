@@ -8,6 +8,7 @@
 #include "cmd/commands.h"
 #include "lesson/lesson.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,8 @@ struct fixture {
     struct shell sh;
     char *out;      /* what the shell printed on stdout (render) */
     size_t out_len;
-    char err_path[64];
-    char examples[64]; /* a directory with one executable "example" */
+    char err_path[PATH_MAX];
+    char examples[PATH_MAX]; /* a directory with one executable "example" */
     int saved_stderr, err_fd;
 };
 
@@ -36,7 +37,8 @@ static int setup(void **state)
     f->sh.render.width = 200;
     snprintf(f->sh.dirs.lessons, sizeof f->sh.dirs.lessons, "%s/lessons", FIXTURES);
     snprintf(f->sh.dirs.example_src, sizeof f->sh.dirs.example_src, "%s/examples", FIXTURES);
-    snprintf(f->examples, sizeof f->examples, "/tmp/test_commands.examples.%ld", (long)getpid());
+    snprintf(f->examples, sizeof f->examples, "%s/test_commands.examples.%ld", tl_tmpdir(),
+             (long)getpid());
     snprintf(f->sh.dirs.examples, sizeof f->sh.dirs.examples, "%s", f->examples);
     if (tl_shf(NULL, "mkdir -p %s && printf '#!/bin/sh\\necho hi\\n' > %s/hello && chmod 755 %s/hello",
                f->examples, f->examples, f->examples) != 0)
@@ -48,7 +50,8 @@ static int setup(void **state)
     }
     /* While a command runs, stderr goes to a file so tests can read its
      * one-line errors; cmocka's own messages still reach the real stderr. */
-    snprintf(f->err_path, sizeof f->err_path, "/tmp/test_commands.err.%ld", (long)getpid());
+    snprintf(f->err_path, sizeof f->err_path, "%s/test_commands.err.%ld", tl_tmpdir(),
+             (long)getpid());
     f->err_fd = open(f->err_path, O_RDWR | O_CREAT | O_TRUNC, 0600);
     f->saved_stderr = dup(STDERR_FILENO);
     if (f->err_fd == -1 || f->saved_stderr == -1)
@@ -368,17 +371,17 @@ static void test_source_shows_a_tagged_region_with_its_line_numbers(void **state
 static void test_export_writes_a_runnable_commented_script(void **state)
 {
     struct fixture *f = *state;
-    char path[64], *text = NULL;
+    char path[PATH_MAX], *text = NULL;
     size_t len = 0;
 
-    snprintf(path, sizeof path, "/tmp/test_commands.export.%ld.sh", (long)getpid());
+    snprintf(path, sizeof path, "%s/test_commands.export.%ld.sh", tl_tmpdir(), (long)getpid());
     unlink(path);
     assert_int_equal(run(f, "export tiny"), SHELL_OK);
     const char *out = take_output(f);
     assert_non_null(strstr(out, "#!/bin/sh\n"));
     assert_non_null(strstr(out, "\necho hello\n"));
     assert_non_null(strstr(out, "\nmkdir -p /proc9\n"));
-    char cmd[128];
+    char cmd[PATH_MAX + 16];
     snprintf(cmd, sizeof cmd, "export 1 %s", path);
     assert_int_equal(run(f, cmd), SHELL_OK);
     int rc = tl_shf(&text, "sh -n %s && head -1 %s", path, path);

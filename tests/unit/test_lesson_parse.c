@@ -8,8 +8,10 @@
 #include <cmocka.h>
 
 #include "lesson/lesson.h"
+#include "testlib.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,7 +175,8 @@ static void test_include_of_a_fifo_is_refused_not_waited_on(void **state)
 {
     (void)state;
     struct lesson l;
-    char err[512], dir[] = "/tmp/lesson-fifo.XXXXXX", fifo[64];
+    char err[512], dir[PATH_MAX], fifo[PATH_MAX + 8];
+    snprintf(dir, sizeof dir, "%s/lesson-fifo.XXXXXX", tl_tmpdir());
     assert_non_null(mkdtemp(dir));
     snprintf(fifo, sizeof fifo, "%s/x.c", dir);
     assert_int_equal(mkfifo(fifo, 0600), 0);

@@ -5,18 +5,19 @@
 #include "testlib.h"
 #include "tutor/progress.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char scratch[64];
+static char scratch[PATH_MAX];
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(scratch, sizeof scratch, "/tmp/test_progress.%ld", (long)getpid());
+    snprintf(scratch, sizeof scratch, "%s/test_progress.%ld", tl_tmpdir(), (long)getpid());
     return tl_shf(NULL, "rm -rf %s && mkdir -p %s", scratch, scratch) == 0 ? 0 : -1;
 }
 
@@ -31,7 +32,7 @@ static int teardown(void **state)
 static void test_saved_progress_is_resumed_by_the_next_session(void **state)
 {
     struct progress p, again;
-    char dir[128];
+    char dir[PATH_MAX + 64];
     (void)state;
 
     snprintf(dir, sizeof dir, "%s/a/deep/state", scratch);
@@ -81,7 +82,7 @@ static void test_malformed_lines_are_skipped_and_counted(void **state)
 
 static void test_state_dir_follows_xdg_then_home(void **state)
 {
-    char dir[256];
+    char dir[PATH_MAX + 64];
     (void)state;
     char *old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
     char *old_xdg = getenv("XDG_STATE_HOME") ? strdup(getenv("XDG_STATE_HOME")) : NULL;
@@ -108,7 +109,7 @@ static void test_state_dir_follows_xdg_then_home(void **state)
 static void test_unwritable_home_is_a_warning_not_a_failure(void **state)
 {
     struct progress p;
-    char dir[128], *warning = NULL;
+    char dir[PATH_MAX + 64], *warning = NULL;
     size_t len = 0;
     (void)state;
 
@@ -132,7 +133,7 @@ static void test_under_sudo_files_belong_to_the_invoking_user(void **state)
 {
     struct progress p;
     struct stat st;
-    char dir[128], path[256];
+    char dir[PATH_MAX + 64], path[PATH_MAX + 128];
     (void)state;
     TL_REQUIRE_ROOT();
 

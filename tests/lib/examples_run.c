@@ -1,30 +1,13 @@
-/* examples_support.h: running the example programs in a sandbox, for the
- * test_examples*.c programs (static functions: each test includes it once).
- *
- * Every check on the kernel's state runs in a forked child that has entered
- * the sandbox (a private mount namespace on a tmpfs root, see
- * shell/lab/sandbox.h), optionally as the ordinary user nobody (then in a user
- * namespace). The examples are copied into the sandbox's root first (/ex/),
- * so that nobody can run them wherever the build directory lives.
- *
- * Inside that child cmocka's asserts cannot be used (a failure would jump
- * back into a copy of the test runner), so the checks there are EXPECT()s
- * that print what failed and make the child's function return 1; the cmocka
- * test asserts that the child returned 0.
- */
-#ifndef PIDNS_TUTOR_EXAMPLES_SUPPORT_H
-#define PIDNS_TUTOR_EXAMPLES_SUPPORT_H
-
-#include "testlib.h"
+/* examples_run.c: running the example programs in a sandbox, for the
+ * test_examples*.c programs. See examples_run.h. */
+#include "examples_run.h"
 #include "lab/sandbox.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,26 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
-/* In a function returning int with `int failed = 0;` and an `out:` label
- * that cleans up and returns failed. */
-#define EXPECT(cond, ...)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: expected %s: ", __FILE__, __LINE__, #cond);                    \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-            failed = 1;                                                                            \
-            goto out;                                                                              \
-        }                                                                                          \
-    } while (0)
-
 static const char *const ex_names[] = {"pidns_init_sleep", "multi_pidns", "pidns_proc_mount"};
 #define EX_COUNT (sizeof ex_names / sizeof ex_names[0])
 static char *ex_data[EX_COUNT];
 static size_t ex_size[EX_COUNT];
 
 /* cmocka group setup: reads the built examples while we can (as root). */
-static int ex_load(void **state)
+int ex_load(void **state)
 {
     (void)state;
     for (size_t i = 0; i < EX_COUNT; i++) {
@@ -78,7 +48,7 @@ static int ex_load(void **state)
     return 0;
 }
 
-static int ex_unload(void **state)
+int ex_unload(void **state)
 {
     (void)state;
     for (size_t i = 0; i < EX_COUNT; i++) {
@@ -107,41 +77,33 @@ static int ex_install(void)
     return 0;
 }
 
+struct sandboxed {
+    int (*fn)(void *);
+    void *arg;
+};
+
+/* In the sandbox: become the subreaper of the examples' orphans, so that
+ * ex_no_process_left() sees them, install the examples, run the check. */
+static int install_and_run(void *arg)
+{
+    const struct sandboxed *s = arg;
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1) == -1)
+        return 93;
+    if (ex_install() == -1) {
+        perror("installing the examples in the sandbox");
+        return 92;
+    }
+    return s->fn(s->arg);
+}
+
 /* Runs fn(arg) in a forked child inside a fresh sandbox, as nobody if asked.
  * Returns fn's result (0 = all checks passed), or 90+ if setting up failed. */
 static int ex_in_sandbox(int (*fn)(void *), void *arg, bool as_nobody)
 {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == -1)
+    struct sandboxed s = {fn, arg};
+    int status = tl_in_sandbox(install_and_run, &s, as_nobody);
+    if (status == -1)
         return 80;
-    if (pid == 0) {
-        char err[512];
-        if (as_nobody) {
-            if (setgroups(0, NULL) == -1 || setgid(65534) == -1 || setuid(65534) == -1)
-                _exit(90);
-            /* setuid() clears "dumpable", which would make /proc/self root's. */
-            prctl(PR_SET_DUMPABLE, 1);
-        }
-        /* Orphans of the examples come to us: ex_no_process_left() sees them. */
-        if (prctl(PR_SET_CHILD_SUBREAPER, 1) == -1)
-            _exit(93);
-        if (sandbox_enter(0, NULL, err, sizeof err) == -1) {
-            fprintf(stderr, "sandbox: %s\n", err);
-            _exit(91);
-        }
-        if (ex_install() == -1) {
-            perror("installing the examples in the sandbox");
-            _exit(92);
-        }
-        int rc = fn(arg);
-        fflush(NULL);
-        _exit(rc);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) == -1)
-        if (errno != EINTR)
-            return 81;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -186,7 +148,7 @@ static int ex_reap_leftovers(void)
 }
 
 /* In the sandbox, after an example was waited for: no process of it is left. */
-static bool ex_no_process_left(void)
+bool ex_no_process_left(void)
 {
     return ex_reap_leftovers() == 0;
 }
@@ -196,7 +158,7 @@ static bool ex_no_process_left(void)
  * one we do not count processes in other PID namespaces (other programs on
  * the machine make them too): as a child subreaper we inherit anything the
  * run left behind, whatever namespace it is in. */
-static void ex_run_test(int (*fn)(void *), void *arg, bool as_nobody)
+void ex_run_test(int (*fn)(void *), void *arg, bool as_nobody)
 {
     struct tl_host_snapshot before, after;
 
@@ -219,23 +181,7 @@ static void ex_run_test(int (*fn)(void *), void *arg, bool as_nobody)
     assert_true(same_root);
 }
 
-/* An example running with stdout and stderr into a pipe we read. */
-struct ex_run {
-    pid_t pid;
-    int fd;
-    char out[32768];
-    size_t len;
-    bool eof;
-};
-
-static long long ex_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
-static int ex_start(struct ex_run *r, char *const argv[])
+int ex_start(struct ex_run *r, char *const argv[])
 {
     int fds[2];
     memset(r, 0, sizeof *r);
@@ -258,18 +204,18 @@ static int ex_start(struct ex_run *r, char *const argv[])
 
 /* Reads until 'text' has arrived (NULL: until end of output) or the timeout
  * passes. True if it arrived. */
-static bool ex_read_until(struct ex_run *r, const char *text, int timeout_ms)
+bool ex_read_until(struct ex_run *r, const char *text, int timeout_ms)
 {
-    long long deadline = ex_now_ms() + timeout_ms;
+    double deadline = tl_now() + timeout_ms / 1000.0;
     for (;;) {
         r->out[r->len] = '\0';
         if (text != NULL && strstr(r->out, text) != NULL)
             return true;
         if (r->eof)
             return text == NULL;
-        long long left = deadline - ex_now_ms();
+        int left = (int)((deadline - tl_now()) * 1000);
         struct pollfd p = {.fd = r->fd, .events = POLLIN};
-        if (left <= 0 || poll(&p, 1, (int)left) <= 0)
+        if (left <= 0 || poll(&p, 1, left) <= 0)
             return false;
         ssize_t n = read(r->fd, r->out + r->len, sizeof r->out - 1 - r->len);
         if (n <= 0)
@@ -281,7 +227,7 @@ static bool ex_read_until(struct ex_run *r, const char *text, int timeout_ms)
 
 /* Collects the rest of the output and the exit status (128+N for signal N);
  * -1 if it does not end within the timeout (it is then killed). */
-static int ex_finish(struct ex_run *r, int timeout_ms)
+int ex_finish(struct ex_run *r, int timeout_ms)
 {
     int status;
     bool ended = ex_read_until(r, NULL, timeout_ms);
@@ -298,7 +244,7 @@ static int ex_finish(struct ex_run *r, int timeout_ms)
 }
 
 /* For the `out:` path of a failed check: no process of ours lives on. */
-static void ex_abandon(struct ex_run *r)
+void ex_abandon(struct ex_run *r)
 {
     if (r->pid > 0) {
         kill(r->pid, SIGKILL);
@@ -309,7 +255,7 @@ static void ex_abandon(struct ex_run *r)
 }
 
 /* The pid:[...] link of a process, "" if it cannot be read. */
-static void ex_pidns_of(const char *proc_dir, long pid, char *link, size_t size)
+void ex_pidns_of(const char *proc_dir, long pid, char *link, size_t size)
 {
     char path[128];
     snprintf(path, sizeof path, "%s/%ld/ns/pid", proc_dir, pid);
@@ -318,7 +264,7 @@ static void ex_pidns_of(const char *proc_dir, long pid, char *link, size_t size)
 }
 
 /* Processes (in our /proc) whose PID namespace is 'link'. */
-static int ex_count_in_pidns(const char *link)
+int ex_count_in_pidns(const char *link)
 {
     DIR *dir = opendir("/proc");
     struct dirent *e;
@@ -337,16 +283,8 @@ static int ex_count_in_pidns(const char *link)
     return count;
 }
 
-/* Mount points named /proc<digits> in our mount namespace, one a line. */
-static char *ex_procn_mounts(void)
-{
-    char *out = NULL;
-    tl_sh("awk '$5 ~ /^\\/proc[0-9]+$/ {print $5}' /proc/self/mountinfo | sort", &out);
-    return out;
-}
-
 /* One field of a status file ("Name", "Pid", "NSpid"...), tabs kept. */
-static bool ex_status_field(const char *path, const char *field, char *value, size_t size)
+bool ex_status_field(const char *path, const char *field, char *value, size_t size)
 {
     char line[512];
     size_t len = strlen(field);
@@ -370,7 +308,7 @@ static bool ex_status_field(const char *path, const char *field, char *value, si
 
 /* Waits (up to 2 s) until the process whose status file is 'path' runs
  * 'name': an example prints its last line just before it execs. */
-static bool ex_wait_for_name(const char *path, const char *name)
+bool ex_wait_for_name(const char *path, const char *name)
 {
     char value[256] = "";
     for (int tries = 0; tries < 100; tries++) {
@@ -383,12 +321,7 @@ static bool ex_wait_for_name(const char *path, const char *name)
 
 /* A bad command line: non-zero exit, one line naming the problem, and the
  * sandbox's mounts and root directory exactly as before. */
-struct bad_case {
-    const char *command; /* shell command line */
-    const char *says;    /* a phrase the one error line must contain */
-};
-
-static int bad_arguments(void *arg)
+int bad_arguments(void *arg)
 {
     const struct bad_case *cases = arg;
     int failed = 0;
@@ -420,5 +353,3 @@ out:
     free(root_after);
     return failed;
 }
-
-#endif

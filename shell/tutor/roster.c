@@ -1,0 +1,421 @@
+/* roster.c: `pidns-tutor --roster`, the progress of a class in one table.
+ *
+ * Each learner's progress is ~/.local/state/pidns-tutor/progress (progress.c
+ * writes it). Here those files belong to other people, so they are read with
+ * care: each path component below the home is opened with O_NOFOLLOW (a
+ * learner's symlink to /etc/shadow, or to another learner's file, is reported,
+ * never read), only regular files are read (O_NONBLOCK: a FIFO cannot hang the
+ * roster), at most ROSTER_MAX_BYTES, and whatever a file holds is printed with
+ * its control characters replaced, so no file can drive the terminal.
+ */
+#include "tutor/roster.h"
+#include "lesson/lesson.h"
+#include "tutor/shell.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ROSTER_STATE_REL ".local/state/pidns-tutor/progress"
+
+static const char *const state_names[] = {
+    [ROSTER_OK] = "ok",
+    [ROSTER_NONE] = "not started",
+    [ROSTER_DAMAGED] = "damaged",
+    [ROSTER_SYMLINK] = "symlink, not followed",
+    [ROSTER_NOT_REGULAR] = "not a regular file",
+    [ROSTER_TOO_LARGE] = "too large",
+    [ROSTER_UNREADABLE] = "unreadable",
+};
+
+static void set_state(struct roster_row *row, enum roster_state state, const char *fmt, ...)
+{
+    va_list ap;
+
+    row->state = state;
+    va_start(ap, fmt);
+    vsnprintf(row->detail, sizeof row->detail, fmt, ap);
+    va_end(ap);
+}
+
+/* Opens one component below dir: a directory (more follows) or the file. */
+static int open_component(int dir, const char *name, int last, struct roster_row *row)
+{
+    struct stat st;
+
+    if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == -1) {
+        set_state(row, errno == ENOENT ? ROSTER_NONE : ROSTER_UNREADABLE, "%s: %s", name,
+                  strerror(errno));
+        return -1;
+    }
+    if (S_ISLNK(st.st_mode)) {
+        set_state(row, ROSTER_SYMLINK, "%s is a symlink", name);
+        return -1;
+    }
+    if (last ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode)) {
+        set_state(row, ROSTER_NOT_REGULAR, "%s is not a %s", name, last ? "file" : "directory");
+        return -1;
+    }
+    int flags = last ? O_RDONLY | O_NONBLOCK : O_PATH | O_DIRECTORY;
+    int fd = openat(dir, name, flags | O_NOFOLLOW | O_CLOEXEC);
+    if (fd == -1) /* ELOOP: it became a symlink since fstatat */
+        set_state(row, errno == ELOOP ? ROSTER_SYMLINK : ROSTER_UNREADABLE, "%s: %s", name,
+                  strerror(errno));
+    return fd;
+}
+
+/* Opens base/rel, refusing a symlink anywhere below base. */
+static int open_below(const char *base, const char *rel, struct roster_row *row)
+{
+    char copy[sizeof row->path], *save = NULL;
+    int dir = open(base, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+    if (dir == -1) {
+        set_state(row, errno == ENOENT ? ROSTER_NONE : ROSTER_UNREADABLE, "%s: %s", base,
+                  strerror(errno));
+        return -1;
+    }
+    snprintf(copy, sizeof copy, "%s", rel);
+    char *name = strtok_r(copy, "/", &save);
+    while (name != NULL) {
+        char *next = strtok_r(NULL, "/", &save);
+        int fd = open_component(dir, name, next == NULL, row);
+        close(dir);
+        if (fd == -1 || next == NULL)
+            return fd;
+        dir = fd;
+        name = next;
+    }
+    close(dir);
+    set_state(row, ROSTER_NONE, "no file named");
+    return -1;
+}
+
+/* Reads at most ROSTER_MAX_BYTES + 1 bytes: one more says "too large". */
+static char *read_bounded(int fd, size_t *len)
+{
+    char *text = malloc(ROSTER_MAX_BYTES + 2);
+    ssize_t n = 0;
+
+    *len = 0;
+    while (text != NULL && *len <= ROSTER_MAX_BYTES &&
+           (n = read(fd, text + *len, ROSTER_MAX_BYTES + 1 - *len)) > 0)
+        *len += (size_t)n;
+    if (text != NULL && n == -1) {
+        free(text);
+        return NULL;
+    }
+    if (text != NULL)
+        text[*len] = '\0';
+    return text;
+}
+
+static void read_progress(int fd, struct roster_row *row)
+{
+    struct stat st;
+    struct progress p;
+    size_t len;
+
+    if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+        set_state(row, ROSTER_NOT_REGULAR, "not a regular file");
+        return;
+    }
+    row->last_active = st.st_mtime;
+    char *text = st.st_size > ROSTER_MAX_BYTES ? NULL : read_bounded(fd, &len);
+    if (st.st_size > ROSTER_MAX_BYTES || (text != NULL && len > ROSTER_MAX_BYTES)) {
+        set_state(row, ROSTER_TOO_LARGE, "more than %d bytes: not read", ROSTER_MAX_BYTES);
+        free(text);
+        return;
+    }
+    if (text == NULL) {
+        set_state(row, ROSTER_UNREADABLE, "%s", strerror(errno));
+        return;
+    }
+    memset(&p, 0, sizeof p);
+    int bad = memchr(text, '\0', len) != NULL ? -1 : progress_parse(&p, text);
+    for (size_t i = 0; i < p.count; i++)
+        row->done += p.entries[i].done != 0;
+    snprintf(row->current, sizeof row->current, "%s", p.current);
+    struct progress_entry *e = p.current[0] != '\0' ? progress_get(&p, p.current) : NULL;
+    row->step = e != NULL ? e->step : 0;
+    if (bad == -1)
+        set_state(row, ROSTER_DAMAGED, "binary data, not a progress file");
+    else if (bad > 0)
+        set_state(row, ROSTER_DAMAGED, "%d line%s that %s not progress", bad, bad == 1 ? "" : "s",
+                  bad == 1 ? "is" : "are");
+    progress_close(&p);
+    free(text);
+}
+
+void roster_read(const char *base, const char *rel, struct roster_row *row)
+{
+    snprintf(row->path, sizeof row->path, "%s%s%s", base,
+             base[0] != '\0' && base[strlen(base) - 1] == '/' ? "" : "/", rel);
+    row->state = ROSTER_OK;
+    row->detail[0] = '\0';
+    int fd = open_below(base, rel, row);
+    if (fd == -1)
+        return;
+    read_progress(fd, row);
+    close(fd);
+}
+
+/* Other people's text, made safe for a terminal: controls become '?'. */
+static void put_safe(FILE *out, const char *s)
+{
+    for (; *s != '\0'; s++)
+        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+}
+
+static void put_csv(FILE *out, const char *s, const char *sep)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        put_safe(out, s);
+    } else {
+        fputc('"', out);
+        for (; *s != '\0'; s++) {
+            if (*s == '"')
+                fputc('"', out);
+            fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+        }
+        fputc('"', out);
+    }
+    fputs(sep, out);
+}
+
+static size_t lesson_steps(const struct roster_lessons *lessons, const char *id)
+{
+    for (size_t i = 0; lessons != NULL && i < lessons->count; i++)
+        if (strcmp(lessons->ids[i], id) == 0)
+            return lessons->steps[i];
+    return 0;
+}
+
+/* The columns of a row as text: done, where now, when. */
+static void row_cells(const struct roster_row *row, const struct roster_lessons *lessons,
+                      char *done, size_t done_len, char *now, size_t now_len, char *when,
+                      size_t when_len, int utc)
+{
+    size_t total = lessons != NULL ? lessons->count : 0, steps = lesson_steps(lessons, row->current);
+    struct tm tm;
+
+    if (total > 0)
+        snprintf(done, done_len, "%zu/%zu", row->done, total);
+    else
+        snprintf(done, done_len, "%zu", row->done);
+    if (row->current[0] == '\0')
+        snprintf(now, now_len, "%s", total > 0 && row->done >= total ? "finished" : "-");
+    else if (steps > 0)
+        snprintf(now, now_len, "%s, step %d/%zu", row->current, row->step + 1, steps);
+    else
+        snprintf(now, now_len, "%s, step %d", row->current, row->step + 1);
+    if (row->last_active == 0 || (utc ? gmtime_r(&row->last_active, &tm)
+                                      : localtime_r(&row->last_active, &tm)) == NULL)
+        snprintf(when, when_len, "%s", utc ? "" : "-");
+    else
+        strftime(when, when_len, utc ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%d %H:%M", &tm);
+}
+
+static void print_csv(FILE *out, const struct roster_row *rows, size_t count,
+                      const struct roster_lessons *lessons)
+{
+    fputs("account,done,total,lesson,step,last_active,state,detail\n", out);
+    for (size_t i = 0; i < count; i++) {
+        const struct roster_row *r = &rows[i];
+        char done[32], now[256], when[64], step[16];
+        row_cells(r, lessons, done, sizeof done, now, sizeof now, when, sizeof when, 1);
+        snprintf(done, sizeof done, "%zu", r->done);
+        snprintf(step, sizeof step, "%d", r->step + 1);
+        put_csv(out, r->account, ",");
+        put_csv(out, done, ",");
+        fprintf(out, "%zu,", lessons != NULL ? lessons->count : 0);
+        put_csv(out, r->current, ",");
+        put_csv(out, r->current[0] != '\0' ? step : "", ",");
+        put_csv(out, when, ",");
+        put_csv(out, state_names[r->state], ",");
+        put_csv(out, r->state != ROSTER_NONE ? r->detail : "", "\n");
+    }
+}
+
+void roster_print(FILE *out, const struct roster_row *rows, size_t count,
+                  const struct roster_lessons *lessons, int csv)
+{
+    int w_account = 7, w_done = 4, w_now = 3;
+    char done[32], now[256], when[64];
+
+    if (csv) {
+        print_csv(out, rows, count, lessons);
+        return;
+    }
+    for (size_t i = 0; i < count; i++) {
+        row_cells(&rows[i], lessons, done, sizeof done, now, sizeof now, when, sizeof when, 0);
+        int a = (int)strlen(rows[i].account), d = (int)strlen(done), n = (int)strlen(now);
+        w_account = a > w_account ? a : w_account;
+        w_done = d > w_done ? d : w_done;
+        w_now = n > w_now ? n : w_now;
+    }
+    fprintf(out, "%-*s  %-*s  %-*s  %-16s  %s\n", w_account, "ACCOUNT", w_done, "DONE", w_now,
+            "NOW", "LAST ACTIVE", "NOTE");
+    for (size_t i = 0; i < count; i++) {
+        const struct roster_row *r = &rows[i];
+        row_cells(r, lessons, done, sizeof done, now, sizeof now, when, sizeof when, 0);
+        put_safe(out, r->account);
+        fprintf(out, "%*s  %-*s  ", w_account - (int)strlen(r->account), "", w_done, done);
+        put_safe(out, now);
+        fprintf(out, "%*s  %-16s  ", w_now - (int)strlen(now), "", when);
+        if (r->state != ROSTER_OK) {
+            fputs(state_names[r->state], out);
+            if (r->detail[0] != '\0' && r->state != ROSTER_NONE) {
+                fputs(": ", out);
+                put_safe(out, r->detail);
+            }
+        }
+        fputs("\n", out);
+    }
+    if (count == 0)
+        fputs("(no progress found)\n", out);
+}
+
+static int add_row(struct roster_row **rows, size_t *count, const struct roster_row *row)
+{
+    struct roster_row *more = realloc(*rows, (*count + 1) * sizeof *more);
+
+    if (more == NULL)
+        return -1;
+    *rows = more;
+    (*rows)[(*count)++] = *row;
+    return 0;
+}
+
+/* Every account of the password database whose home holds progress. An
+ * account this user may not read is left out (root reads them all); homes
+ * shared by several accounts (/, /nonexistent) are read once. */
+static int collect_accounts(struct roster_row **rows, size_t *count)
+{
+    char **seen = NULL;
+    size_t seen_count = 0;
+    int rc = 0;
+    struct passwd *pw;
+
+    setpwent();
+    while (rc == 0 && (pw = getpwent()) != NULL) {
+        struct roster_row row = {0};
+        int dup = 0;
+        if (pw->pw_dir == NULL || pw->pw_dir[0] != '/')
+            continue;
+        for (size_t i = 0; i < seen_count && !dup; i++)
+            dup = strcmp(seen[i], pw->pw_dir) == 0;
+        char **more = dup ? seen : realloc(seen, (seen_count + 1) * sizeof *more);
+        if (more == NULL || (!dup && (more[seen_count] = strdup(pw->pw_dir)) == NULL)) {
+            seen = more != NULL ? more : seen;
+            rc = -1;
+            break;
+        }
+        seen = more;
+        if (dup)
+            continue;
+        seen_count++;
+        roster_read(pw->pw_dir, ROSTER_STATE_REL, &row);
+        if (row.state == ROSTER_NONE || (row.state == ROSTER_UNREADABLE && geteuid() != 0))
+            continue;
+        snprintf(row.account, sizeof row.account, "%s", pw->pw_name);
+        rc = add_row(rows, count, &row);
+    }
+    endpwent();
+    for (size_t i = 0; i < seen_count; i++)
+        free(seen[i]);
+    free(seen);
+    return rc;
+}
+
+/* A named PATH: a progress file, a state directory holding one, or a home.
+ * The row is named by the PATH as given (the instructor chose it). */
+static int collect_path(const char *path, struct roster_row *row, FILE *err)
+{
+    struct stat st, progress_st;
+    char dir[sizeof row->path];
+
+    if (stat(path, &st) == -1) {
+        fprintf(err, "pidns-tutor: --roster: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    snprintf(row->account, sizeof row->account, "%s", path);
+    if (!S_ISDIR(st.st_mode)) { /* the progress file itself */
+        const char *slash = strrchr(path, '/');
+        if (slash == NULL) {
+            roster_read(".", path, row);
+        } else {
+            snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+            roster_read(dir, slash + 1, row);
+        }
+        return 0;
+    }
+    snprintf(dir, sizeof dir, "%s/progress", path);
+    roster_read(path, lstat(dir, &progress_st) == 0 ? "progress" : ROSTER_STATE_REL, row);
+    return 0;
+}
+
+static int compare_rows(const void *a, const void *b)
+{
+    return strcmp(((const struct roster_row *)a)->account, ((const struct roster_row *)b)->account);
+}
+
+int roster_run(FILE *out, FILE *err, char **paths, int path_count,
+               const struct roster_lessons *lessons, int csv)
+{
+    struct roster_row *rows = NULL;
+    size_t count = 0;
+    int status = 0;
+
+    if (path_count == 0 && collect_accounts(&rows, &count) == -1) {
+        fprintf(err, "pidns-tutor: --roster: out of memory\n");
+        status = 1;
+    }
+    for (int i = 0; i < path_count; i++) {
+        struct roster_row row = {0};
+        if (collect_path(paths[i], &row, err) == -1)
+            status = 1;
+        else if (add_row(&rows, &count, &row) == -1) {
+            fprintf(err, "pidns-tutor: --roster: out of memory\n");
+            status = 1;
+            break;
+        }
+    }
+    if (path_count == 0)
+        qsort(rows, count, sizeof *rows, compare_rows);
+    roster_print(out, rows, count, lessons, csv);
+    free(rows);
+    return status;
+}
+
+int roster_main(char **paths, int path_count, const char *lessons_dir, int csv)
+{
+    char exe[PATH_MAX], err[1024];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    struct shell_dirs dirs;
+    struct lesson *lessons = NULL;
+    size_t count = 0;
+
+    exe[n > 0 ? n : 0] = '\0';
+    shell_find_dirs(&dirs, exe, lessons_dir);
+    if (lesson_load_dir(dirs.lessons, &lessons, &count, err, sizeof err) == -1)
+        fprintf(stderr, "pidns-tutor: warning: %s: the roster shows no totals\n", err);
+    const char **ids = calloc(count + 1, sizeof *ids);
+    size_t *steps = calloc(count + 1, sizeof *steps);
+    struct roster_lessons known = {ids, steps, ids != NULL && steps != NULL ? count : 0};
+    for (size_t i = 0; i < known.count; i++) {
+        ids[i] = lessons[i].id;
+        steps[i] = lessons[i].step_count;
+    }
+    int status = roster_run(stdout, stderr, paths, path_count, &known, csv);
+    free(ids);
+    free(steps);
+    lesson_free_all(lessons, count);
+    return status;
+}
