@@ -54,7 +54,7 @@ check "source: a long listing goes through the pager, a short one does not" [ $?
 cat >"$scratch/no_pager.script" <<'X'
 expect pidns-tutor> 
 send source pidns_init_sleep\r
-expect status = EXIT_FAILURE;
+expect int status = waitForChild(&watched);
 expect pidns-tutor> 
 absent not found
 send quit\r
