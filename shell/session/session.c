@@ -139,8 +139,8 @@ static void greet(struct shell *sh)
         return;
     }
     render_text(&sh->render, RENDER_PLAIN,
-                "The lessons follow Michael Kerrisk's LWN.net article \"Namespaces in operation, "
-                "part 3: PID namespaces\" (https://lwn.net/Articles/531419/).");
+                "The lessons follow Michael Kerrisk's article \"Namespaces in operation, part 3: "
+                "PID namespaces\" (LWN.net, 2013); lesson 1 gives its address.");
     render_text(&sh->render, RENDER_PLAIN,
                 "Type `lessons` to see the lessons, `lesson 1` to "
                 "begin, `help` for every command.");

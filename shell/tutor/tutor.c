@@ -247,7 +247,10 @@ static void show_exercise(struct shell *sh, const struct lesson_block *b)
     struct progress_entry *e = progress_get(&sh->progress, l->id);
 
     render_textf(&sh->render, RENDER_HEADING, "Exercise: %s", b->text);
-    if (e != NULL && sh->step_index < 64 && (e->checked & (1ul << sh->step_index)))
+    /* "Done already" only while the check still passes (a cleanup may
+     * have removed the answer since). */
+    if (e != NULL && sh->step_index < 64 && (e->checked & (1ul << sh->step_index)) &&
+        tutor_check(sh, b) == 1)
         render_text(&sh->render, RENDER_NOTE,
                     "(you have done this one already: `check` "
                     "again to see it pass)");

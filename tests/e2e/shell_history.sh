@@ -6,7 +6,7 @@
 
 drive first --lessons "$FIX/lessons" <<'X'
 expect Michael Kerrisk
-expect https://lwn.net/Articles/531419/
+expect lesson 1 gives its address
 expect `lesson 1` to begin
 expect pidns-tutor> 
 send help ns\r

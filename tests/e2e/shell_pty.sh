@@ -251,4 +251,61 @@ exit 0
 X
 check "cleanup: one summary line; -v for each; never a job that had ended" [ $? -eq 0 ]
 
+drive check_hints --lessons tests/fixtures/shell/checkhint <<'X'
+expect pidns-tutor> 
+send lesson 1\r
+expect your prediction> 
+send hello\r
+expect (1:1/2)> 
+send \r
+expect Exercise: Make the directory /proc9
+expect (1:2/2)> 
+send hint\r
+sleep 700
+absent Type `check`
+expect (1:2/2)> 
+send hint\r
+sleep 700
+absent Type `check`
+expect (1:2/2)> 
+send hint\r
+sleep 700
+absent Type `check`
+expect (1:2/2)> 
+send sh mkdir /proc9\r
+expect (1:2/2)> 
+send hint\r
+expect Hint:
+expect (1:2/2)> 
+send hint\r
+expect Hint:
+expect (1:2/2)> 
+send hint\r
+expect Hint:
+expect (1:2/2)> 
+send hint\r
+expect Hint:
+expect (1:2/2)> 
+send check\r
+expect Passed
+expect your answer (number)> 
+send 2\r
+expect (1:2/2)> 
+send again\r
+expect you have done this one already
+expect (1:2/2)> 
+send cleanup\r
+expect Cleaned up
+send again\r
+expect Exercise: Make the directory /proc9
+expect (1:2/2)> 
+absent done this one already
+send quit\r
+expect host unchanged
+exit 0
+X
+check "hints never contradict the check; \"done already\" only while the check passes" [ $? -eq 0 ]
+tr -d '\r' <"$scratch/check_hints.out" >"$scratch/check_hints.txt"
+check "the \"type check\" hint came once the check passed" grep -q 'Hint: Type `check`.' "$scratch/check_hints.txt"
+
 finish
