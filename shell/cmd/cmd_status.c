@@ -25,8 +25,8 @@ static void list_jobs(struct shell *sh)
     }
 }
 
-/* The procfs mounts of the lab other than its own /proc, from the keeper's
- * mount table. */
+/* The procfs mounts made in the lab, from the keeper's mount table: its own
+ * /proc and those inherited from the host (another program's) are left out. */
 static void list_mounts(struct shell *sh)
 {
     struct procfs_mount_table table;
@@ -36,7 +36,7 @@ static void list_mounts(struct shell *sh)
         for (size_t i = 0; i < table.count; i++) {
             const struct procfs_mount *m = &table.mounts[i];
             if (strcmp(m->fstype, "proc") != 0 || strcmp(m->mount_point, "/proc") == 0 ||
-                strncmp(m->mount_point, "/proc/", 6) == 0)
+                strncmp(m->mount_point, "/proc/", 6) == 0 || !lab_mount_is_new(sh->lab, m->mount_id))
                 continue;
             render_textf(&sh->render, RENDER_PLAIN, "procfs mounted at %s", m->mount_point);
             shown++;

@@ -37,7 +37,7 @@ const char *lab_error(const struct lab *lab)
 }
 
 /* Steps the keeper reports when it cannot start. */
-enum keeper_step { KEEPER_OK, KEEPER_PARENT_GONE, KEEPER_MOUNT_NS, KEEPER_MOUNT_PROC };
+enum keeper_step { KEEPER_OK, KEEPER_PARENT_GONE, KEEPER_MOUNT_NS, KEEPER_PROTECT, KEEPER_MOUNT_PROC };
 struct keeper_report {
     int step;
     int error;
@@ -60,7 +60,7 @@ __attribute__((noreturn)) static void keeper_fail(int fd, int step, int error)
 /* PID 1 of the lab. It ignores every signal it has no handler for (the kernel
  * protects a namespace's init), so blocking them all costs nothing and lets
  * it wait for SIGCHLD with sigwaitinfo(). */
-static void keeper_main(int ready_fd)
+static void keeper_main(const struct lab *lab, int ready_fd)
 {
     sigset_t all;
 
@@ -78,8 +78,17 @@ static void keeper_main(int ready_fd)
         _exit(1);
     ready_fd = 3;
     io_close_fds_from(4);
+    /* The examples and the directory commands start in stay in sight when
+     * they lie under a scratch directory (a test's copy in /tmp). */
+    const char *keep[] = {lab->examples_dir, lab->cwd, NULL};
     if (unshare(CLONE_NEWNS) == -1)
         keeper_fail(ready_fd, KEEPER_MOUNT_NS, errno);
+    /* The host's files, read-only for everything the lab runs; scratch
+     * tmpfs where programs expect to write. The shell itself stays in the
+     * sandbox's namespace, where the learner's progress file is written. */
+    char why[256];
+    if (sandbox_protect_host(0, keep, why, sizeof why) == -1)
+        keeper_fail(ready_fd, KEEPER_PROTECT, errno);
     /* This procfs shows the mounter's namespace: the lab's. */
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
         keeper_fail(ready_fd, KEEPER_MOUNT_PROC, errno);
@@ -111,7 +120,7 @@ static int start_keeper(struct lab *lab)
     }
     if (lab->keeper == 0) {
         close(pipefd[0]);
-        keeper_main(pipefd[1]);
+        keeper_main(lab, pipefd[1]);
     }
     close(pipefd[1]);
     ssize_t n;
@@ -124,6 +133,7 @@ static int start_keeper(struct lab *lab)
     waitpid(lab->keeper, NULL, 0);
     lab->keeper = 0;
     const char *what = r.step == KEEPER_MOUNT_NS     ? "unshare(CLONE_NEWNS)"
+                       : r.step == KEEPER_PROTECT    ? "making the host's files read-only in the lab"
                        : r.step == KEEPER_MOUNT_PROC ? "mounting the lab's procfs at /proc"
                                                      : "starting the lab's init";
     return lab_set_error(lab, "%s: %s", what, r.error ? strerror(r.error) : "it ended early");
@@ -181,6 +191,8 @@ static int prepare_environment(struct lab *lab, const struct lab_config *config)
         path = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";
     if (examples != NULL && realpath(examples, resolved) != NULL)
         examples = resolved;
+    if (examples != NULL && (lab->examples_dir = strdup(examples)) == NULL)
+        return lab_set_error(lab, "out of memory");
     int n = examples != NULL ? asprintf(&lab->path_env, "PATH=%s:%s", examples, path)
                              : asprintf(&lab->path_env, "PATH=%s", path);
     if (n == -1 || (lab->cwd = strdup(getcwd(cwd, sizeof cwd) ? cwd : "/")) == NULL)
@@ -214,6 +226,7 @@ static void lab_free(struct lab *lab)
     free(lab->baseline_root);
     free(lab->cwd);
     free(lab->path_env);
+    free(lab->examples_dir);
     free(lab);
 }
 
@@ -342,9 +355,13 @@ int lab_close(struct lab *lab, FILE *report)
     lab->keeper_mnt_fd = -1;
     close(lab->lab_proc_fd);
     lab->lab_proc_fd = -1;
-    int differences = lab_find_survivors(lab, report) + lab_host_differences(lab, report);
+    /* Only what the lab could leave counts; changes made elsewhere on the
+     * machine are told but not held against it (lab_host.c). */
+    int differences = lab_find_survivors(lab, report);
+    if (lab_host_differences(lab, report) == -1)
+        differences++;
     if (differences == 0 && report != NULL)
-        fprintf(report, "host unchanged\n");
+        fprintf(report, "host unchanged by the lab\n");
     if (report != NULL)
         fflush(report);
     lab_free(lab);

@@ -119,13 +119,16 @@ size_t lab_jobs(struct lab *lab, const struct lab_job **jobs);
  * things removed, -1 on error. */
 int lab_cleanup(struct lab *lab, FILE *report);
 
-/* Cleans up, ends the lab, and compares the host with what it was at
- * lab_open(): its mount table and its / (read through fds opened before the
- * sandbox), and its processes (any still in the lab's PID namespace or one
- * below it, or in the keeper's mount namespace). Writes "host unchanged", or
- * one "host changed: ..." / "process P (comm) survived the lab: ..." line
- * per difference, to report. Frees the lab. Returns 0 if unchanged, 1 if not,
- * -1 on error. */
+/* Cleans up, ends the lab, and judges what the lab could have left: any
+ * process still in the lab's PID namespace or one below it, or in the
+ * keeper's mount namespace, one "process P (comm) survived the lab: ..."
+ * line each. The lab's mounts live in its own mount namespace and its view
+ * of the host's files is read-only, so it cannot change the host's mount
+ * table or /: those are still compared with lab_open()'s snapshot (read
+ * through fds opened before the sandbox), and a difference is told as made
+ * elsewhere on the machine, without counting. Writes "host unchanged by the
+ * lab" when nothing was left. Frees the lab. Returns 0 if nothing was left,
+ * 1 if something was (or the host could not be read), -1 on error. */
 int lab_close(struct lab *lab, FILE *report);
 
 /* The one command an outside terminal runs to enter the lab: "nsenter -t
@@ -153,6 +156,9 @@ int lab_level(const struct lab *lab);
 
 /* The keeper's PID in the shell's namespace, and the route taken. */
 pid_t lab_keeper_pid(const struct lab *lab);
+/* Was this mount (an id of the keeper's mount table) made in the lab, rather
+ * than inherited from the host when the lab opened? */
+int lab_mount_is_new(const struct lab *lab, unsigned mount_id);
 enum lab_route lab_route(const struct lab *lab);
 
 #endif

@@ -1,7 +1,11 @@
 /* lab_host.c: the host as lab_open() found it, and the verdict at
- * lab_close(): are the host's mount table and / unchanged, and is no process
- * left in the lab's namespaces? The snapshot is read through fds opened
- * before the sandbox was entered (sandbox.h), so it is the host's own.
+ * lab_close(): is no process left in the lab's namespaces? That is what the
+ * lab could leave behind. Its mounts live in its own mount namespace and its
+ * view of the host's files is read-only (sandbox_protect_host()), so the
+ * host's mount table and / cannot change through it: a difference there was
+ * made elsewhere on the machine meanwhile, and is told as such, neutrally,
+ * without failing the verdict. The snapshot is read through fds opened before
+ * the sandbox was entered (sandbox.h), so it is the host's own.
  */
 #include "lab/lab_internal.h"
 #include "procfs/procfs.h"
@@ -196,8 +200,8 @@ static int diff_sorted(char *a, char *b, const char *what, FILE *report)
     while (la != NULL || lb != NULL) {
         int c = la == NULL ? 1 : lb == NULL ? -1 : strcmp(la, lb);
         if (c != 0 && report != NULL)
-            fprintf(report, "host changed: %s %s: %s\n", c < 0 ? "gone from" : "new in", what,
-                    c < 0 ? la : lb);
+            fprintf(report, "(changed meanwhile elsewhere on this machine, not by the lab: %s %s: %s)\n",
+                    c < 0 ? "gone from" : "new in", what, c < 0 ? la : lb);
         count += c != 0;
         if (c <= 0)
             la = strtok_r(NULL, "\n", &sa);
@@ -207,6 +211,8 @@ static int diff_sorted(char *a, char *b, const char *what, FILE *report)
     return count;
 }
 
+/* Tells what changed on the host outside the lab; returns how many, which
+ * do not count against the lab. Returns -1 when the host could not be read. */
 int lab_host_differences(struct lab *lab, FILE *report)
 {
     char *mounts = lab_host_mount_table(lab->host_mountinfo_fd);
@@ -216,7 +222,7 @@ int lab_host_differences(struct lab *lab, FILE *report)
     if (mounts == NULL || root == NULL) {
         if (report != NULL)
             fprintf(report, "host not checked: reading its mount table and /: %s\n", strerror(errno));
-        count = 1;
+        count = -1;
     } else {
         count += diff_sorted(lab->host_mounts_at_open, mounts, "the mount table", report);
         count += diff_sorted(lab->host_root_at_open, root, "/", report);

@@ -46,6 +46,7 @@ struct lab {
     char *baseline_root; /* sorted names in the lab's / at open, one a line */
     char *cwd;           /* where commands start */
     char *path_env;      /* "PATH=<examples_dir>:..." */
+    char *examples_dir;  /* resolved, or NULL: kept visible over the lab's scratch */
     double settle_seconds;
     struct lab_job_slot *jobs;
     size_t job_count, job_capacity;
@@ -98,7 +99,9 @@ int lab_is_spared(const struct lab_spared *spared, pid_t lab_pid);
  * below it) or in the keeper's mount namespace: writes one line each to
  * report (may be NULL) and returns the count. */
 int lab_find_survivors(struct lab *lab, FILE *report);
-/* Compares the host's mount table and / with the snapshot taken at open. */
+/* Compares the host's mount table and / with the snapshot taken at open and
+ * tells each difference as made elsewhere (the lab cannot make them): returns
+ * their count, or -1 when the host could not be read. */
 int lab_host_differences(struct lab *lab, FILE *report);
 /* The mount table read from a mountinfo fd, one sorted line per mount. */
 char *lab_host_mount_table(int mountinfo_fd);

@@ -89,6 +89,11 @@ static int in_baseline(const struct lab *lab, unsigned id)
     return 0;
 }
 
+int lab_mount_is_new(const struct lab *lab, unsigned mount_id)
+{
+    return !in_baseline(lab, mount_id);
+}
+
 /* Unmounts, newest first, every mount the keeper's namespace did not have at
  * open (a mount made on top of another is listed after it). */
 static void unmount_new(const struct lab *lab, FILE *out)

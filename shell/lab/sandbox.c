@@ -25,8 +25,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -232,4 +234,173 @@ failed:
         errno = saved;
     }
     return -1;
+}
+
+/* --- the read-only view of the host ------------------------------------ */
+
+/* mount_setattr(2) came with Linux 5.12; <linux/mount.h> clashes with
+ * <sys/mount.h> on older glibc, so the few names are spelled out here. */
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+#define LAB_MOUNT_ATTR_RDONLY 0x00000001
+struct lab_mount_attr {
+    unsigned long long attr_set, attr_clr, propagation, userns_fd;
+};
+
+static int setattr_rdonly(const char *path, int recursive, int set)
+{
+#ifdef SYS_mount_setattr
+    struct lab_mount_attr attr = {0};
+    if (set)
+        attr.attr_set = LAB_MOUNT_ATTR_RDONLY;
+    else
+        attr.attr_clr = LAB_MOUNT_ATTR_RDONLY;
+    return (int)syscall(SYS_mount_setattr, AT_FDCWD, path, recursive ? AT_RECURSIVE : 0, &attr,
+                        sizeof attr);
+#else
+    (void)path, (void)recursive, (void)set;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/* A bind remount must repeat the flags a user namespace locked (nosuid,
+ * nodev, noexec, atime), or the kernel refuses it with EPERM. */
+static int remount_rdonly(const char *path)
+{
+    struct statvfs sv;
+    if (statvfs(path, &sv) == -1)
+        return -1;
+    unsigned long flags = MS_BIND | MS_REMOUNT | MS_RDONLY;
+    if (sv.f_flag & ST_NOSUID)
+        flags |= MS_NOSUID;
+    if (sv.f_flag & ST_NODEV)
+        flags |= MS_NODEV;
+    if (sv.f_flag & ST_NOEXEC)
+        flags |= MS_NOEXEC;
+    if (sv.f_flag & ST_NOATIME)
+        flags |= MS_NOATIME;
+    if (sv.f_flag & ST_NODIRATIME)
+        flags |= MS_NODIRATIME;
+    if (sv.f_flag & ST_RELATIME)
+        flags |= MS_RELATIME;
+    return mount("none", path, "none", flags, NULL);
+}
+
+/* Before 5.12: every mount but / from our own mountinfo, one at a time. A
+ * mount point hidden under another mount cannot be reached by path; what
+ * covers it is remounted instead, and the hidden one is out of reach too. */
+static int remount_each_rdonly(char *err, size_t errlen)
+{
+    FILE *f = fopen("/proc/self/mountinfo", "re");
+    char line[4096];
+    int rc = 0;
+
+    if (f == NULL)
+        return fail(err, errlen, "opening /proc/self/mountinfo");
+    while (rc == 0 && fgets(line, sizeof line, f) != NULL) {
+        char point[PATH_MAX], *out = point;
+        /* Field 5 is the mount point, with space, tab, newline and \ octal-escaped. */
+        const char *p = line;
+        for (int field = 1; field < 5 && p != NULL; field++)
+            if ((p = strchr(p, ' ')) != NULL)
+                p++;
+        if (p == NULL)
+            continue;
+        while (*p != '\0' && *p != ' ' && out < point + sizeof point - 1) {
+            if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] && p[3]) {
+                *out++ = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+                p += 4;
+            } else {
+                *out++ = *p++;
+            }
+        }
+        *out = '\0';
+        if (strcmp(point, "/") == 0)
+            continue;
+        if (remount_rdonly(point) == -1 && errno != ENOENT && errno != EACCES)
+            rc = fail(err, errlen, "remounting %s read-only", point);
+    }
+    fclose(f);
+    return rc;
+}
+
+/* A tmpfs over a directory of the host that programs expect to write. */
+static int scratch(const char *path, const char *mode, char *err, size_t errlen)
+{
+    struct stat st;
+    char options[64];
+    if (path == NULL || path[0] != '/' || strcmp(path, "/") == 0 || stat(path, &st) == -1 ||
+        !S_ISDIR(st.st_mode))
+        return 0;
+    snprintf(options, sizeof options, "mode=%s,size=64m", mode);
+    if (mount("pidns-tutor-scratch", path, "tmpfs", MS_NOSUID | MS_NODEV, options) == -1)
+        return fail(err, errlen, "mounting a scratch tmpfs on %s", path);
+    return 0;
+}
+
+static void mkdir_parents(const char *dir, int and_itself, mode_t mode)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *s = path + 1; *s != '\0'; s++)
+        if (*s == '/') {
+            *s = '\0';
+            mkdir(path, 0755);
+            *s = '/';
+        }
+    if (and_itself)
+        mkdir(path, mode);
+}
+
+#define SANDBOX_KEEP_MAX 4
+
+/* Binds back the kept directories that the scratch tmpfs hid, from fds
+ * opened before. The copies keep their mounts' read-only flag. */
+static int bind_back(const char *const *keep, const int *fds, char *err, size_t errlen)
+{
+    for (int i = 0; i < SANDBOX_KEEP_MAX && keep != NULL && keep[i] != NULL; i++) {
+        char from[64];
+        struct stat st;
+        if (fds[i] == -1 || stat(keep[i], &st) == 0)
+            continue;
+        mkdir_parents(keep[i], 1, 0755);
+        snprintf(from, sizeof from, "/proc/self/fd/%d", fds[i]);
+        if (mount(from, keep[i], "none", MS_BIND | MS_REC, NULL) == -1)
+            return fail(err, errlen, "keeping %s in sight", keep[i]);
+    }
+    return 0;
+}
+
+int sandbox_protect_host(int flags, const char *const *keep, char *err, size_t errlen)
+{
+    int fds[SANDBOX_KEEP_MAX] = {-1, -1, -1, -1};
+    err[0] = '\0';
+    for (int i = 0; i < SANDBOX_KEEP_MAX && keep != NULL && keep[i] != NULL; i++)
+        fds[i] = keep[i][0] == '/' ? open(keep[i], O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+    /* On any failure of mount_setattr (ENOSYS before 5.12), one by one. */
+    int done = !(flags & SANDBOX_PROTECT_NO_SETATTR) && setattr_rdonly("/", 1, 1) == 0;
+    int rc = 0;
+    if (!done && remount_each_rdonly(err, errlen) == -1)
+        rc = -1;
+    /* The lab's own root, a tmpfs of ours, stays writable. */
+    if (rc == 0 && done && setattr_rdonly("/", 0, 0) == -1)
+        rc = fail(err, errlen, "keeping the lab's / writable");
+    /* Not /run: /etc/resolv.conf often points into it, and nothing the
+     * lessons run writes there. */
+    const char *home = getenv("HOME");
+    if (rc == 0 && (scratch("/tmp", "1777", err, errlen) == -1 ||
+                    scratch("/var/tmp", "1777", err, errlen) == -1 ||
+                    scratch("/dev/shm", "1777", err, errlen) == -1))
+        rc = -1;
+    /* A home under /tmp is gone with the host's /tmp: made again, empty. */
+    if (rc == 0 && home != NULL && home[0] == '/' && access(home, F_OK) == -1)
+        mkdir_parents(home, 1, 0700);
+    if (rc == 0 && (scratch(home, "0700", err, errlen) == -1 || bind_back(keep, fds, err, errlen) == -1))
+        rc = -1;
+    for (int i = 0; i < SANDBOX_KEEP_MAX; i++)
+        if (fds[i] != -1)
+            close(fds[i]);
+    return rc;
 }

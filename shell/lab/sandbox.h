@@ -44,4 +44,18 @@ enum sandbox_flags {
  * yet. The fds in info are O_CLOEXEC and belong to the caller. */
 int sandbox_enter(int flags, struct sandbox_info *info, char *err, size_t errlen);
 
+/* Makes every mount of the calling process's mount namespace read-only but /
+ * (the sandbox's own tmpfs), recursively, with mount_setattr(2) where the
+ * kernel has it (5.12) and one bind remount per mount before; then mounts
+ * a fresh tmpfs on /tmp, /var/tmp, /dev/shm and $HOME (those that are
+ * directories) as scratch space that dies with the namespace. The paths in
+ * keep (NULL-ended, NULL entries skipped) that a scratch tmpfs would hide
+ * are bound back, read-only, at the same place. Call it in a
+ * mount namespace of its own inside the sandbox. Returns 0, or -1 with errno
+ * and a one-line message in err. */
+enum sandbox_protect_flags {
+    SANDBOX_PROTECT_NO_SETATTR = 1 << 0, /* remount one by one even when mount_setattr exists */
+};
+int sandbox_protect_host(int flags, const char *const *keep, char *err, size_t errlen);
+
 #endif

@@ -42,6 +42,7 @@ struct shell {
     int step_index;      /* current step of it */
     int lesson_finished; /* the current lesson's last step was passed */
     int hint_counter;    /* `hint` asked again: the next applicable hint */
+    int erofs_noted;     /* the note on the read-only host was given */
     struct progress progress;
     char history_path[PATH_MAX]; /* the line editor's history ("" for none) */
     char start_dir[PATH_MAX];    /* where relative paths point ("" if unknown) */

@@ -159,6 +159,14 @@ int tutor_run_command(struct shell *sh, const char *command, int background, cha
         shell_error(sh, "could not run '%s' in the lab", command);
     } else if (out != NULL) {
         annotate(sh, out);
+        if (!sh->erofs_noted && strstr(out, "Read-only file system") != NULL) {
+            sh->erofs_noted = 1;
+            /* One line on an 80-column terminal. ~, /tmp and / are the lab's
+             * own tmpfs and vanish with it. */
+            render_text(&sh->render, RENDER_NOTE,
+                        "(the host's files are read-only in the lab, to keep them safe: use "
+                        "/tmp or ~)");
+        }
     }
     if (output != NULL)
         *output = out;

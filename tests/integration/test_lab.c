@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,7 +264,7 @@ static int close_unchanged(void *arg)
     EXPECT(lab_close(lab, report) == 0, "unchanged");
     EXPECT(tl_now() - t0 < 0.5, "closed in %.0f ms", (tl_now() - t0) * 1000);
     fflush(report);
-    EXPECT(strstr(text, "host unchanged\n") != NULL, "the verdict:\n%s", text);
+    EXPECT(strstr(text, "host unchanged by the lab\n") != NULL, "the verdict:\n%s", text);
 out:
     if (report != NULL)
         fclose(report);
@@ -279,16 +280,20 @@ static void test_close_says_host_unchanged(void **state)
 }
 
 /* The "host" here is a private sandbox of the holder, so that the test can
- * change it without touching the real host: a sibling process mounts a tmpfs
- * and makes a directory there while the lab is open. */
+ * change it without touching the real host: a sibling process, outside the
+ * lab, mounts a tmpfs and makes a directory there while the lab is open (as
+ * another program on the machine would). That is not the lab's doing: told
+ * neutrally, and the verdict stays "host unchanged". Negative control: a
+ * process left in the lab's mount namespace (a real leftover) fails it. */
 static int close_changed(void *arg)
 {
-    (void)arg;
+    int leave_one = arg != NULL;
     int failed = 0, go[2], done[2];
-    char err[256], byte, *text = NULL;
+    char err[256], byte, *text = NULL, path[64];
     size_t len = 0;
     FILE *report = open_memstream(&text, &len);
     struct lab *lab = NULL;
+    pid_t leftover = -1;
     EXPECT(report && sandbox_enter(0, NULL, err, sizeof err) == 0 && pipe(go) == 0 && pipe(done) == 0,
            "a private host: %s", err);
     pid_t sibling = fork();
@@ -298,17 +303,50 @@ static int close_changed(void *arg)
             (void)!write(done[1], "d", 1);
         _exit(0);
     }
+    /* Forked before the lab opens, so that it is outside the lab's PID
+     * namespace and the end of that namespace does not take it along. */
+    int keeper[2];
+    EXPECT(pipe(keeper) == 0, "a pipe");
+    if (leave_one && (leftover = fork()) == 0) {
+        pid_t pid;
+        if (read(keeper[0], &pid, sizeof pid) != (ssize_t)sizeof pid)
+            _exit(1);
+        snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)pid);
+        int fd = open(path, O_RDONLY);
+        if (fd == -1 || setns(fd, CLONE_NEWNS) == -1)
+            _exit(1);
+        (void)!write(done[1], "s", 1);
+        pause();
+        _exit(0);
+    }
     lab = lt_open(0);
     EXPECT(lab != NULL, "a lab");
+    if (leave_one) {
+        pid_t pid = lab_keeper_pid(lab);
+        EXPECT(write(keeper[1], &pid, sizeof pid) == (ssize_t)sizeof pid &&
+                   read(done[0], &byte, 1) == 1,
+               "a process joined the lab's mount namespace");
+    }
     EXPECT(write(go[1], "g", 1) == 1 && read(done[0], &byte, 1) == 1, "the host changed");
-    EXPECT(lab_close(lab, report) == 1, "changed");
+    int closed = lab_close(lab, report);
+    fflush(report);
+    EXPECT(closed == leave_one, "closed: %d:\n%s", leave_one, text);
     lab = NULL;
     fflush(report);
-    EXPECT(strstr(text, "host changed: new in the mount table: /mnt (tmpfs none)") != NULL &&
-               strstr(text, "host changed: new in /: verdict-test-dir") != NULL &&
-               strstr(text, "host unchanged") == NULL,
-           "each difference named:\n%s", text);
+    EXPECT(strstr(text, "not by the lab: new in the mount table: /mnt (tmpfs none)") != NULL &&
+               strstr(text, "not by the lab: new in /: verdict-test-dir") != NULL &&
+               strstr(text, "host changed") == NULL,
+           "each difference named, neutrally:\n%s", text);
+    if (leave_one)
+        EXPECT(strstr(text, "survived the lab") != NULL && strstr(text, "host unchanged") == NULL,
+               "the leftover fails the verdict:\n%s", text);
+    else
+        EXPECT(strstr(text, "host unchanged by the lab\n") != NULL, "the verdict:\n%s", text);
 out:
+    if (leftover > 0) {
+        kill(leftover, SIGKILL);
+        waitpid(leftover, NULL, 0);
+    }
     if (report != NULL)
         fclose(report);
     free(text);
@@ -320,6 +358,7 @@ static void test_close_names_each_difference_on_the_host(void **state)
     (void)state;
     TL_REQUIRE_ROOT();
     lt_assert_holder_passed(lt_run_holder(close_changed, NULL, 0, 30));
+    lt_assert_holder_passed(lt_run_holder(close_changed, "leave one", 0, 30));
 }
 
 int main(void)

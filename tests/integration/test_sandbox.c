@@ -11,6 +11,8 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -88,6 +90,78 @@ static void test_sandbox_works_for_an_ordinary_user(void **state)
     tl_host_snapshot_free(&before);
 }
 
+/* In a sandbox (by the route flags ask) and a mount namespace of its own, as
+ * the lab's init does: sandbox_protect_host() with or without
+ * mount_setattr(). Returns an exit status naming the first thing wrong. */
+static int protect_and_probe(int enter_flags, int protect_flags, const char *kept,
+                             const char *hidden)
+{
+    char err[512];
+    const char *keep[] = {kept, NULL};
+    struct statvfs sv;
+    if (sandbox_enter(enter_flags, NULL, err, sizeof err) == -1 || unshare(CLONE_NEWNS) == -1)
+        return 80;
+    if (sandbox_protect_host(protect_flags, keep, err, sizeof err) == -1) {
+        fprintf(stderr, "sandbox_protect_host: %s\n", err);
+        return 81;
+    }
+    /* Negative control first: the lab's own places take writes. */
+    int fd = open("/tmp/scratch", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd == -1 || mkdir("/proc3", 0555) == -1)
+        return 82;
+    close(fd);
+    /* The host's files: refused, recursively (a submount too). */
+    errno = 0;
+    if (open("/etc/pidns-tutor-protect-test", O_WRONLY | O_CREAT | O_CLOEXEC, 0644) != -1 ||
+        errno != EROFS)
+        return 83;
+    if (statvfs("/usr", &sv) == -1 || !(sv.f_flag & ST_RDONLY))
+        return 84;
+    if (statvfs("/sys/fs/cgroup", &sv) == 0 && !(sv.f_flag & ST_RDONLY))
+        return 85;
+    /* The host's /tmp is hidden, but the kept directory is back, read-only. */
+    if (access(kept, F_OK) == -1 || access(hidden, F_OK) == 0)
+        return 86;
+    char inside[512];
+    snprintf(inside, sizeof inside, "%s/new", kept);
+    errno = 0;
+    if (open(inside, O_WRONLY | O_CREAT | O_CLOEXEC, 0644) != -1 || errno != EROFS)
+        return 87;
+    return 0;
+}
+
+static void test_protect_host_makes_the_host_read_only(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    char kept[] = "/tmp/pidns-tutor-kept.XXXXXX";
+    char hidden[] = "/tmp/pidns-tutor-hidden.XXXXXX";
+    assert_non_null(mkdtemp(kept));
+    assert_non_null(mkdtemp(hidden));
+    struct tl_host_snapshot before;
+    tl_host_snapshot(&before);
+    for (int route = 0; route < 2; route++)
+        for (int fallback = 0; fallback < 2; fallback++) {
+            fflush(NULL);
+            pid_t pid = fork();
+            assert_int_not_equal(pid, -1);
+            if (pid == 0)
+                _exit(protect_and_probe(route ? SANDBOX_FORCE_USER_NAMESPACE : 0,
+                                        fallback ? SANDBOX_PROTECT_NO_SETATTR : 0, kept, hidden));
+            int status;
+            assert_int_equal(waitpid(pid, &status, 0), pid);
+            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+                fail_msg("%s route, %s: status %d", route ? "user-namespace" : "root",
+                         fallback ? "one remount per mount" : "mount_setattr",
+                         WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        }
+    assert_int_equal(access("/etc/pidns-tutor-protect-test", F_OK), -1);
+    rmdir(kept);
+    rmdir(hidden);
+    tl_assert_host_unchanged(&before);
+    tl_host_snapshot_free(&before);
+}
+
 static void test_host_mountinfo_fd_still_reads_host_table(void **state)
 {
     (void)state;
@@ -121,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_proc2_in_sandbox_is_invisible_to_host),
         cmocka_unit_test(test_sandbox_works_for_an_ordinary_user),
         cmocka_unit_test(test_host_mountinfo_fd_still_reads_host_table),
+        cmocka_unit_test(test_protect_host_makes_the_host_read_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
