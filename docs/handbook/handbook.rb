@@ -63,7 +63,7 @@ module PidnsHandbook
   class Reference
     # A line that is not a command's output: the tutor's own text after it.
     STOP = /\A(?:\z|# |check: |Lesson \d+, step |Predict: |Quiz: |Exercise: |
-               stopped\ (?:job|process)\ |lesson\ \d+\ \(|--auto: |host\ unchanged)/x.freeze
+               stopped\ (?:job|process)\ |\ \ Cleaned\ up:\ |lesson\ \d+\ \(|--auto: |host\ unchanged)/x.freeze
     # The tutor's notes about an output (one a line, the capture uses wide COLUMNS).
     NOTE = /\A  (?:\(|\S+ has (?:one PID|\d+ PIDs)|\d+ is the child's PID|pid:\[\d+\] is )/.freeze
 

@@ -10,6 +10,10 @@
 #include "util/list.h"
 
 #include <ctype.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,10 +94,83 @@ int cmd_run(struct shell *sh, int argc, char **argv)
     return status == 0 ? SHELL_OK : SHELL_ERROR;
 }
 
+/* A signal name or number as kill takes it ("STOP", "SIGSTOP", "19"); 0 for
+ * none. */
+static int signal_number(const char *word)
+{
+    if (isdigit((unsigned char)word[0]))
+        return atoi(word) > 0 && atoi(word) < NSIG ? atoi(word) : 0;
+    if (strncasecmp(word, "SIG", 3) == 0)
+        word += 3;
+    for (int sig = 1; sig < SIGRTMIN; sig++) {
+        const char *abbrev = sigabbrev_np(sig);
+        if (abbrev != NULL && strcasecmp(abbrev, word) == 0)
+            return sig;
+    }
+    return 0;
+}
+
+/* The signal a simple "kill [-SIG | -s SIG] PID..." line sends to PID 1,
+ * 0 when the line is no such kill (or sends signal 0, which only probes). */
+static int signal_to_init(const char *line)
+{
+    char copy[256], *save = NULL;
+    if (strlen(line) >= sizeof copy || line[strcspn(line, ";&|<>()`$\n")] != '\0')
+        return 0;
+    snprintf(copy, sizeof copy, "%s", line);
+    char *word = strtok_r(copy, " \t", &save);
+    if (word == NULL || (strcmp(word, "kill") != 0 && strcmp(word, "/bin/kill") != 0 &&
+                         strcmp(word, "/usr/bin/kill") != 0))
+        return 0;
+    int sig = SIGTERM, to_init = 0, options = 1;
+    while ((word = strtok_r(NULL, " \t", &save)) != NULL) {
+        if (options && strcmp(word, "--") == 0) {
+            options = 0;
+        } else if (options && (strcmp(word, "-s") == 0 || strcmp(word, "-n") == 0)) {
+            word = strtok_r(NULL, " \t", &save);
+            sig = word != NULL ? signal_number(word) : 0;
+            if (sig == 0)
+                return 0;
+        } else if (options && word[0] == '-') {
+            if (strcmp(word, "-0") == 0)
+                return 0;
+            sig = signal_number(word + 1);
+            if (sig == 0)
+                return 0;
+        } else {
+            options = 0;
+            to_init |= strcmp(word, "1") == 0;
+        }
+    }
+    return to_init ? sig : 0;
+}
+
+/* Does the lab's PID 1 catch sig (bit sig-1 of SigCgt in its status)? */
+static int init_catches(struct shell *sh, int sig)
+{
+    char path[PATH_MAX], line[256];
+    snprintf(path, sizeof path, "%s/1/status", lab_path(sh->lab, "/proc"));
+    FILE *f = fopen(path, "re");
+    int caught = -1;
+    while (f != NULL && caught == -1 && fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, "SigCgt:", 7) == 0)
+            caught = (int)((strtoull(line + 7, NULL, 16) >> (sig - 1)) & 1);
+    if (f != NULL)
+        fclose(f);
+    return caught;
+}
+
 int cmd_sh(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
     int status = tutor_run_command(sh, argv[1], 0, NULL);
+    int sig = status == 0 ? signal_to_init(argv[1]) : 0;
+    if (sig != 0 && init_catches(sh, sig) == 0) {
+        char *note = render_note_init_signal(sigabbrev_np(sig));
+        if (note != NULL)
+            render_text(&sh->render, RENDER_NOTE, note);
+        free(note);
+    }
     if (status > 0 && status != 130)
         render_textf(&sh->render, RENDER_NOTE, "(exit status %d)", status);
     return status == 0 ? SHELL_OK : SHELL_ERROR;
@@ -105,6 +182,8 @@ static int read_tree(struct shell *sh, struct procfs_tree *tree)
         shell_error(sh, "cannot read the lab's processes from %s", lab_path(sh->lab, "/proc"));
         return -1;
     }
+    tree->base_level = lab_level(sh->lab);
+    tree->root_name = "the lab's namespace";
     return 0;
 }
 

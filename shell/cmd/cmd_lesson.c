@@ -123,7 +123,7 @@ static int finish_lesson(struct shell *sh)
     sh->lesson_finished = 1;
     render_textf(&sh->render, RENDER_GOOD, "Lesson %d finished: %s.", l->number, l->title);
     if (sh->lab != NULL)
-        lab_cleanup(sh->lab, sh->render.out);
+        tutor_cleanup(sh, 0);
     tee_reap(200);
     if ((size_t)sh->lesson_index + 1 < sh->lesson_count)
         render_textf(&sh->render, RENDER_NOTE, "Next: lesson %d, %s (Enter or `next`).",
@@ -232,10 +232,15 @@ int cmd_check(struct shell *sh, int argc, char **argv)
     return SHELL_OK;
 }
 
-/* A hint applies when it has no condition or its condition holds in the lab. */
-static int hint_applies(struct shell *sh, const struct lesson_hint *h)
+/* A hint applies when it has no condition or its condition holds in the lab;
+ * one that says to type `check` only when the check would pass now, so that
+ * a hint never contradicts the check. */
+static int hint_applies(struct shell *sh, const struct lesson_block *ex,
+                        const struct lesson_hint *h)
 {
     char *out = NULL;
+    if (h->text != NULL && strstr(h->text, "`check`") != NULL && tutor_check(sh, ex) != 1)
+        return 0;
     if (h->when == NULL)
         return 1;
     int status = sh->lab != NULL ? lab_capture(sh->lab, h->when, &out) : -1;
@@ -255,7 +260,7 @@ int cmd_hint(struct shell *sh, int argc, char **argv)
     const struct lesson_hint *apply[64];
     size_t n = 0;
     for (size_t i = 0; i < ex->hint_count && n < 64; i++)
-        if (hint_applies(sh, &ex->hints[i]))
+        if (hint_applies(sh, ex, &ex->hints[i]))
             apply[n++] = &ex->hints[i];
     if (n == 0) {
         render_text(&sh->render, RENDER_NOTE, "No hint fits what the lab shows now; try `check`.");

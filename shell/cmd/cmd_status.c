@@ -5,6 +5,7 @@
 #include "lab/lab.h"
 #include "procfs/procfs.h"
 #include "render/tee.h"
+#include "tutor/tutor.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -61,10 +62,9 @@ int cmd_status(struct shell *sh, int argc, char **argv)
 
 int cmd_cleanup(struct shell *sh, int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fflush(sh->render.out);
-    int removed = lab_cleanup(sh->lab, sh->render.out);
+    if (argc == 2 && strcmp(argv[1], "-v") != 0)
+        return SHELL_USAGE;
+    int removed = tutor_cleanup(sh, argc == 2);
     tee_reap(200);
     if (removed < 0) {
         shell_error(sh, "cleanup did not finish; `status` shows what is left");
@@ -74,8 +74,6 @@ int cmd_cleanup(struct shell *sh, int argc, char **argv)
         render_text(&sh->render, RENDER_GOOD,
                     "Nothing to clean up: the lab is as fresh as at "
                     "the start.");
-    else
-        render_textf(&sh->render, RENDER_GOOD, "Cleaned up %d thing%s: the lab is fresh again.",
-                     removed, removed == 1 ? "" : "s");
+
     return SHELL_OK;
 }

@@ -4,6 +4,7 @@
  */
 #include "cmd/commands.h"
 #include "cmd/cmd.h"
+#include "lab/lab.h"
 #include "util/list.h"
 
 #include <stdlib.h>
@@ -92,7 +93,9 @@ const struct command command_table[] = {
         .synopsis = "sh COMMAND LINE",
         .summary = "run a shell command line in the lab",
         .help = "Runs any shell command line in the lab (with /bin/sh), with its live output: for "
-                "example `sh ls -d /proc2/[1-9]*` or `sh readlink /proc/1/ns/pid`. Ctrl-C stops it.",
+                "example `sh ls -d /proc2/[1-9]*` or `sh readlink /proc/1/ns/pid`. Ctrl-C stops it. "
+                "A signal sent to PID 1 (the lab's init) that the init does not catch gets a "
+                "note on why nothing happened.",
         .handler = cmd_sh,
         .min_args = 1,
         .max_args = 1,
@@ -115,7 +118,9 @@ const struct command command_table[] = {
         .synopsis = "ps",
         .summary = "the lab's processes, with their PID in every namespace",
         .help = "Lists the processes of the lab: for each one its PID as the lab sees it, then its PID "
-                "in each nested namespace it belongs to (the NSpid line of /proc/PID/status).",
+                "in each nested namespace it belongs to (the NSpid line of /proc/PID/status). LEVEL "
+                "counts as the kernel does, the namespace the tutor started in being 0: the lab is "
+                "level 1.",
         .handler = cmd_ps,
         .completer = complete_nothing,
         .max_args = 0,
@@ -126,7 +131,8 @@ const struct command command_table[] = {
         .synopsis = "tree",
         .summary = "draw the PID namespaces of the lab as a tree",
         .help = "Draws the hierarchy of PID namespaces in the lab, each with its processes and the PID "
-                "each one has at that level.",
+                "each one has at that level. Levels count as the kernel does: the lab's namespace, "
+                "named on the first line, is level 1 below the one the tutor started in.",
         .handler = cmd_tree,
         .completer = complete_nothing,
         .max_args = 0,
@@ -158,14 +164,15 @@ const struct command command_table[] = {
     },
     {
         .name = "cleanup",
-        .synopsis = "cleanup",
+        .synopsis = "cleanup [-v]",
         .summary = "stop everything in the lab, unmount, remove /procN",
         .help = "Stops every running example, unmounts what was mounted in the lab, removes the "
-                "directories made there, and says what it removed. The same happens at the end of a "
-                "lesson and when you quit.",
+                "directories made there, and says in one line what it did (\"stopped 2 programs, "
+                "unmounted /proc0-/proc4\"); `cleanup -v` lists each process, mount and directory. "
+                "The same happens at the end of a lesson and when you quit.",
         .handler = cmd_cleanup,
         .completer = complete_nothing,
-        .max_args = 0,
+        .max_args = 1,
         .flags = COMMAND_NEEDS_LAB,
     },
     {
@@ -376,14 +383,40 @@ int command_usage(const struct shell *sh, const struct command *cmd)
     return SHELL_ERROR;
 }
 
-static int unknown_command(const struct shell *sh, const char *name)
+static int is_example(const struct shell *sh, const char *name)
+{
+    char **names = shell_example_names(sh);
+    int found = 0;
+    for (size_t i = 0; names[i] != NULL && !found; i++)
+        found = strcmp(names[i], name) == 0;
+    shell_free_list(names);
+    return found;
+}
+
+/* line: the whole line typed (NULL when only a name is known). An example
+ * or a program of the lab's PATH typed alone gets the line it takes to run
+ * it; anything else the closest command. */
+static int unknown_command(const struct shell *sh, const char *name, const char *line)
 {
     const struct command *close = command_closest(name);
-    char shown[40];
+    char shown[40], typed[100];
 
     /* Show only a readable, bounded part of what was typed. */
     snprintf(shown, sizeof shown, "%s", name);
-    if (close != NULL)
+    if (line != NULL) {
+        size_t len = strlen(line);
+        while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+            len--;
+        snprintf(typed, sizeof typed, "%.*s%s", (int)(len < 80 ? len : 80), line,
+                 len > 80 ? "..." : "");
+    }
+    if (line != NULL && is_example(sh, name))
+        shell_error(sh, "unknown command '%s': did you mean `run %s`? (type help for the list)",
+                    shown, typed);
+    else if (line != NULL && sh->lab != NULL && strlen(name) < 64 && lab_on_path(sh->lab, name))
+        shell_error(sh, "unknown command '%s': did you mean `sh %s`? (type help for the list)",
+                    shown, typed);
+    else if (close != NULL)
         shell_error(sh, "unknown command '%s': did you mean '%s'? (type help for the list)", shown,
                     close->name);
     else
@@ -451,7 +484,7 @@ int command_execute(struct shell *sh, const char *line, size_t len)
     snprintf(name, sizeof name, "%.*s", (int)(name_len < 63 ? name_len : 63), s);
     const struct command *cmd = command_find(name);
     if (cmd == NULL || name_len > 63)
-        return unknown_command(sh, name);
+        return unknown_command(sh, name, name_len > 63 ? NULL : s);
     if (cmd->flags & COMMAND_RAW)
         return dispatch_raw(sh, cmd, s + name_len + strspn(s + name_len, " \t"));
     int argc = command_split(s, buf, sizeof buf, argv, COMMAND_ARGS_MAX, &error);
@@ -469,7 +502,7 @@ int cmd_help(struct shell *sh, int argc, char **argv)
     if (argc == 2) {
         const struct command *cmd = command_find(argv[1]);
         if (cmd == NULL)
-            return unknown_command(sh, argv[1]);
+            return unknown_command(sh, argv[1], NULL);
         render_text(&sh->render, RENDER_COMMAND, cmd->synopsis);
         render_text(&sh->render, RENDER_PLAIN, cmd->help);
         return SHELL_OK;

@@ -386,6 +386,15 @@ pid_t lab_keeper_pid(const struct lab *lab)
     return lab->keeper;
 }
 
+int lab_level(const struct lab *lab)
+{
+    struct procfs_status st;
+    /* The keeper is the lab's PID 1: one PID per level from ours down. */
+    if (procfs_read_status("/proc", lab->keeper, &st) == -1 || st.nspid_count < 2)
+        return 1;
+    return st.nspid_count - 1;
+}
+
 enum lab_route lab_route(const struct lab *lab)
 {
     return lab->route;

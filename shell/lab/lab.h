@@ -145,6 +145,15 @@ const char *lab_path(const struct lab *lab, const char *path_in_lab);
 /* What the last failed call (returning -1) of this lab went wrong on. */
 const char *lab_error(const struct lab *lab);
 
+/* Is word a program the lab's shell would find: a path to an executable, or
+ * a name found on the lab's PATH (the examples first)? */
+int lab_on_path(const struct lab *lab, const char *word);
+
+/* The level of the lab's PID namespace as the kernel counts, taking the
+ * namespace the tutor runs in as level 0 (the initial namespace, on a
+ * machine that is not itself a container): 1. */
+int lab_level(const struct lab *lab);
+
 /* The keeper's PID in the shell's namespace, and the route taken. */
 pid_t lab_keeper_pid(const struct lab *lab);
 /* Was this mount (an id of the keeper's mount table) made in the lab, rather

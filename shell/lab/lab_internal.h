@@ -64,7 +64,6 @@ struct lab {
  *   host's snapshot and the verdict), which uses lab_util.c only. */
 
 /* lab_util.c */
-#define LAB_STATUS_MAX (1 << 16) /* a /proc/PID/status text */
 #define LAB_SPARED_MAX 64
 
 /* The shell's own helpers in the lab (a pager, an output relay): children of

@@ -74,6 +74,13 @@ static int is_simple_program(const struct lab *lab, const char *line)
     }
     if (strchr(word, '$') != NULL)
         return 0;
+    return lab_on_path(lab, word);
+}
+
+int lab_on_path(const struct lab *lab, const char *word)
+{
+    if (word[0] == '\0')
+        return 0;
     if (strchr(word, '/') != NULL)
         return access(word, X_OK) == 0;
     const char *dirs = lab->path_env + strlen("PATH=");

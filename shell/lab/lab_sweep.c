@@ -288,6 +288,10 @@ int lab_cleanup(struct lab *lab, FILE *report)
     struct lab_spared spare;
     if (lab->keeper <= 0)
         return lab_set_error(lab, "the lab is closed");
+    /* A job that ended meanwhile (the learner killed it) is not one this
+     * cleanup stops: note its end before the sweep kills the rest. */
+    for (size_t i = 0; i < lab->job_count; i++)
+        lab_job_reap(lab, &lab->jobs[i], 0);
     find_spared(lab, &spare);
     if (!lab_is_fresh(lab, &spare))
         rc = run_sweeper(lab, &spare, &lines);

@@ -50,11 +50,11 @@ void lab_sleep_ms(int ms)
 /* The status of process `name` of the proc root open at proc_fd. */
 int lab_read_status(int proc_fd, const char *name, struct procfs_status *st)
 {
-    char path[NAME_MAX + sizeof "/status"];
-    snprintf(path, sizeof path, "%s/status", name);
-    char *text = io_read_file(proc_fd, path, LAB_STATUS_MAX);
-    int rc = text != NULL ? procfs_parse_status(text, st) : -1;
-    free(text);
+    int dirfd = openat(proc_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirfd == -1)
+        return -1;
+    int rc = procfs_read_status_at(dirfd, st); /* with the program's full name */
+    close(dirfd);
     return rc;
 }
 

@@ -153,6 +153,28 @@ int procfs_parse_status(const char *text, struct procfs_status *out)
     return out->nspid[0] == out->pid ? 0 : -1;
 }
 
+/* The kernel keeps only 15 bytes of a program's name (comm): a name of that
+ * length may be cut, "pidns_init_slee". The program's own name is then the
+ * last part of argv[0] in cmdline, when that begins with the cut name (a
+ * program that renamed itself, or was started under another argv[0], keeps
+ * its comm). Zombies and kernel threads have no cmdline: comm stays. */
+static void full_name(int pid_dirfd, struct procfs_status *out)
+{
+    enum { COMM_MAX = 15 };
+    if (strlen(out->name) != COMM_MAX)
+        return;
+    char *cmdline = io_read_file(pid_dirfd, "cmdline", 4096);
+    if (cmdline == NULL)
+        return;
+    const char *base = strrchr(cmdline, '/');
+    base = base != NULL ? base + 1 : cmdline;
+    size_t len = strlen(base);
+    if (len > COMM_MAX && len < sizeof out->name && strncmp(base, out->name, COMM_MAX) == 0 &&
+        strcspn(base, "\n\t") == len)
+        memcpy(out->name, base, len + 1);
+    free(cmdline);
+}
+
 int procfs_read_status_at(int pid_dirfd, struct procfs_status *out)
 {
     char *text = io_read_file(pid_dirfd, "status", PROCFS_STATUS_MAX);
@@ -160,6 +182,8 @@ int procfs_read_status_at(int pid_dirfd, struct procfs_status *out)
         return -1;
     int rc = procfs_parse_status(text, out);
     free(text);
+    if (rc == 0)
+        full_name(pid_dirfd, out);
     if (rc == -1) {
         /* A process being released shows zeros in NSpid (its PIDs are
          * detached while the directory is still open): if the directory no

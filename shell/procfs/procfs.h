@@ -30,6 +30,8 @@ int procfs_parse_status(const char *text, struct procfs_status *out);
 int procfs_read_status(const char *proc_root, pid_t pid, struct procfs_status *out);
 /* The same on an open PROC_ROOT/PID directory: everything read through one
  * directory fd belongs to one process, even if its PID is reused meanwhile.
+ * A name the kernel cut to 15 bytes is completed from the program's argv[0]
+ * ("pidns_init_slee" -> "pidns_init_sleep").
  * errno: ENOENT or ESRCH when the process is gone, EINVAL when malformed. */
 int procfs_read_status_at(int pid_dirfd, struct procfs_status *out);
 
@@ -104,6 +106,11 @@ struct procfs_tree {
     struct procfs_pidns *root;
     struct procfs_pidns **all; /* every namespace, root first */
     size_t count;
+    /* The root's level as the kernel counts (the namespace the tutor started
+     * in taken as 0): the lab's is 1. 0 unless the caller sets it; shown
+     * levels are base_level + level. */
+    int base_level;
+    const char *root_name; /* shown after the root's level ("the lab's namespace"); may be NULL */
 };
 
 /* Pure construction, for tests and for the reader below: add one process,

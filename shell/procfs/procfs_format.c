@@ -65,15 +65,18 @@ static void print_process_line(FILE *out, const char *prefix, const char *branch
     fputs(s->state == 'Z' ? " <defunct>\n" : "\n", out);
 }
 
-static void print_ns_line(FILE *out, const struct procfs_pidns *ns)
+static void print_ns_line(FILE *out, const struct procfs_tree *tree, const struct procfs_pidns *ns)
 {
-    fprintf(out, "pid:[%llu] level %d, %zu process%s\n", ns->inode, ns->level, ns->member_count,
-            ns->member_count == 1 ? "" : "es");
+    fprintf(out, "pid:[%llu] level %d", ns->inode, tree->base_level + ns->level);
+    if (ns == tree->root && tree->root_name != NULL)
+        fprintf(out, " (%s)", tree->root_name);
+    fprintf(out, ", %zu process%s\n", ns->member_count, ns->member_count == 1 ? "" : "es");
 }
 
 /* Draws the members and children of ns; prefix is what precedes their
  * branches. Depth is bounded by the kernel's 32 levels. */
-static void print_ns_body(FILE *out, const struct procfs_pidns *ns, char *prefix, size_t plen)
+static void print_ns_body(FILE *out, const struct procfs_tree *tree, const struct procfs_pidns *ns,
+                          char *prefix, size_t plen)
 {
     size_t items = ns->member_count + ns->child_count;
     for (size_t i = 0; i < items; i++) {
@@ -85,9 +88,9 @@ static void print_ns_body(FILE *out, const struct procfs_pidns *ns, char *prefix
         }
         const struct procfs_pidns *child = ns->children[i - ns->member_count];
         fprintf(out, "%s%s", prefix, branch);
-        print_ns_line(out, child);
+        print_ns_line(out, tree, child);
         memcpy(prefix + plen, last ? "    " : "|   ", 5);
-        print_ns_body(out, child, prefix, plen + 4);
+        print_ns_body(out, tree, child, prefix, plen + 4);
         prefix[plen] = '\0';
     }
 }
@@ -101,8 +104,8 @@ char *procfs_format_tree(const struct procfs_tree *tree)
         return NULL;
     char prefix[4 * (PROCFS_MAX_LEVELS + 1) + 1] = "";
     if (tree->root != NULL) {
-        print_ns_line(out, tree->root);
-        print_ns_body(out, tree->root, prefix, 0);
+        print_ns_line(out, tree, tree->root);
+        print_ns_body(out, tree, tree->root, prefix, 0);
     }
     return finish_stream(out, &text, tree->root == NULL);
 }
@@ -119,7 +122,8 @@ struct ps_row {
     const struct procfs_pidns *ns;
 };
 
-static void print_ps_row(FILE *out, const struct procfs_process *p, const struct procfs_pidns *ns)
+static void print_ps_row(FILE *out, const struct procfs_process *p, const struct procfs_pidns *ns,
+                         int base_level)
 {
     char link[40];
     snprintf(link, sizeof link, "pid:[%llu]", ns->inode);
@@ -128,7 +132,7 @@ static void print_ps_row(FILE *out, const struct procfs_process *p, const struct
         len += snprintf(nspid + len, sizeof nspid - (size_t)len, "%s%d", i == 0 ? "" : " ",
                         (int)p->status.nspid[i]);
     fprintf(out, "%7d %7d %c %5d %-18s %-14s %s\n", (int)p->pid, (int)p->status.ppid,
-            p->status.state, ns->level, link, nspid, p->status.name);
+            p->status.state, base_level + ns->level, link, nspid, p->status.name);
 }
 
 char *procfs_format_ps(const struct procfs_tree *tree)
@@ -153,7 +157,7 @@ char *procfs_format_ps(const struct procfs_tree *tree)
     for (size_t i = 0; i < n; i++) {
         const struct procfs_pidns *ns;
         procfs_tree_find_process(tree, rows[i]->pid, &ns);
-        print_ps_row(out, rows[i], ns);
+        print_ps_row(out, rows[i], ns, tree->base_level);
     }
     free(rows);
     return finish_stream(out, &text, 0);

@@ -90,21 +90,21 @@ static int mentions_number(const char *text, long value)
     return 0;
 }
 
-static void note_process(struct notes *n, const struct procfs_status *st)
+static void note_process(struct notes *n, const struct procfs_status *st, int base_level)
 {
-    char *sentence = render_note_nspid(st->name, st->nspid, st->nspid_count);
+    char *sentence = render_note_nspid(st->name, st->nspid, st->nspid_count, base_level);
     if (sentence != NULL)
         add_note(n, "%s", sentence);
     free(sentence);
 }
 
-static void note_namespace(struct notes *n, const struct procfs_pidns *ns)
+static void note_namespace(struct notes *n, const struct procfs_pidns *ns, int base_level)
 {
     if (ns->level == 0) {
         add_note(n,
-                 "pid:[%llu] is the lab's own PID namespace (level 0): the parent of the "
+                 "pid:[%llu] is the lab's own PID namespace (level %d): the parent of the "
                  "examples' namespaces.",
-                 ns->inode);
+                 ns->inode, base_level);
         return;
     }
     const char *who = "gone (no process left)";
@@ -113,8 +113,9 @@ static void note_namespace(struct notes *n, const struct procfs_pidns *ns)
         if (st->nspid_count > 0 && st->nspid[st->nspid_count - 1] == 1)
             who = st->name;
     }
-    add_note(n, "pid:[%llu] is a PID namespace %d level%s below the lab's; its init is %s.",
-             ns->inode, ns->level, ns->level == 1 ? "" : "s", who);
+    add_note(
+        n, "pid:[%llu] is a PID namespace at level %d, %d level%s below the lab's; its init is %s.",
+        ns->inode, base_level + ns->level, ns->level, ns->level == 1 ? "" : "s", who);
 }
 
 char *annotate_output(const char *output, const struct procfs_tree *tree, size_t max_notes)
@@ -126,11 +127,11 @@ char *annotate_output(const char *output, const struct procfs_tree *tree, size_t
         char link[48];
         snprintf(link, sizeof link, "pid:[%llu]", ns->inode);
         if (strstr(output, link) != NULL)
-            note_namespace(&n, ns);
+            note_namespace(&n, ns, tree->base_level);
         for (size_t m = 0; ns->level > 0 && m < ns->member_count; m++) {
             const struct procfs_status *st = &ns->members[m].status;
             if (st->nspid_count >= 2 && mentions_number(output, st->nspid[0]))
-                note_process(&n, st);
+                note_process(&n, st, tree->base_level);
         }
     }
     return n.text != NULL ? n.text : strdup("");

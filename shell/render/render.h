@@ -61,9 +61,14 @@ int render_display_width(const char *s, size_t n);
 /* Annotations relating values (malloc'd sentences, NULL if out of memory):
  * "27656 is the child's PID in your namespace; in its own it is 1." */
 char *render_note_clone_pid(pid_t pid_in_parent, pid_t pid_in_child);
-/* From a process's NSpid (outermost first): "sleep has 3 PIDs, one in each
- * namespace from yours down to its own: 27660 in your namespace, 2 at level 1
- * and 1 in its own (level 2)." */
-char *render_note_nspid(const char *name, const pid_t *nspid, int count);
+/* From a process's NSpid as the lab sees it (the lab's first), with the
+ * lab's level as the kernel counts (base_level): "sleep has 3 PIDs, one in
+ * each namespace from the lab's (level 1) down to its own (level 3): 6 in
+ * the lab's, 2 at level 2 and 1 in its own." */
+char *render_note_nspid(const char *name, const pid_t *nspid, int count, int base_level);
+
+/* After a signal sent from inside the lab to its PID 1, which has no handler
+ * for it (signame without "SIG": "STOP"): why nothing happened. */
+char *render_note_init_signal(const char *signame);
 
 #endif

@@ -5,9 +5,9 @@
 #include "cmd/commands.h"
 #include "lab/lab.h"
 #include "lesson/lesson.h"
+#include "tutor/tutor.h"
 #include "session/lineedit.h"
 #include "render/tee.h"
-#include "tutor/tutor.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -130,9 +130,17 @@ static void greet(struct shell *sh)
                      ? "as root"
                      : "as an ordinary user, through a user namespace");
     int current = sh->progress.current[0] ? tutor_find_lesson(sh, sh->progress.current) : -1;
-    if (current >= 0)
-        render_textf(&sh->render, RENDER_PLAIN, "Welcome back: `lesson %d` resumes %s.",
+    if (current >= 0) {
+        /* One suggestion: where the learner left off. */
+        render_textf(&sh->render, RENDER_PLAIN,
+                     "Welcome back: `lesson %d` resumes %s; `lessons` lists them all, `help` "
+                     "every command.",
                      sh->lessons[current].number, sh->lessons[current].title);
+        return;
+    }
+    render_text(&sh->render, RENDER_PLAIN,
+                "The lessons follow Michael Kerrisk's article \"Namespaces in operation, part 3: "
+                "PID namespaces\" (LWN.net, 2013); lesson 1 gives its address.");
     render_text(&sh->render, RENDER_PLAIN,
                 "Type `lessons` to see the lessons, `lesson 1` to "
                 "begin, `help` for every command.");
@@ -198,11 +206,13 @@ int session_close(struct shell *sh)
     fflush(stdout);
     if (sh->lab != NULL) {
         /* Relays of background jobs end with their jobs: clean up first so
-         * they can show the last output; none may be left for lab_close. */
-        if (tee_reap(0) > 0) {
-            lab_cleanup(sh->lab, stdout);
+         * they can show the last output; none may be left for lab_close.
+         * The cleanup says what it did in one line; lab_close then finds
+         * nothing left to remove. */
+        int relays = tee_reap(0) > 0;
+        tutor_cleanup(sh, 0);
+        if (relays)
             tee_reap(300);
-        }
         tee_stop_all();
         /* lab_close cleans up (and says what it removed), then compares. */
         changed = lab_close(sh->lab, stdout) != 0;

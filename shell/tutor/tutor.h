@@ -49,6 +49,12 @@ void tutor_prompt(const struct shell *sh, char *buf, size_t len);
  * unique prefix of either). Returns its index, or -1. */
 int tutor_find_lesson(const struct shell *sh, const char *what);
 
+/* Cleans the lab up (lab_cleanup) and says what it did in one line:
+ * "Cleaned up: stopped 2 programs, unmounted /proc0-/proc4." With verbose,
+ * each stopped process, unmount and removed directory first. Warnings are
+ * always shown. Returns what lab_cleanup() returns. */
+int tutor_cleanup(struct shell *sh, int verbose);
+
 /* --auto LESSON|all: every step, every exercise (its solution, then its
  * check), every quiz, unattended. Returns 0 when all passed, 1 if not. */
 int tutor_auto(struct shell *sh, const char *which);

@@ -73,7 +73,7 @@ static int auto_lesson(struct shell *sh, int index)
     if (shell_interrupted)
         failed++;
     if (sh->lab != NULL)
-        lab_cleanup(sh->lab, sh->render.out);
+        tutor_cleanup(sh, 0);
     tee_reap(200);
     return failed;
 }

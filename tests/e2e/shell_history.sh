@@ -5,6 +5,9 @@
 . tests/e2e/lib/common
 
 drive first --lessons "$FIX/lessons" <<'X'
+expect Michael Kerrisk
+expect lesson 1 gives its address
+expect `lesson 1` to begin
 expect pidns-tutor> 
 send help ns\r
 expect namespace links
@@ -23,8 +26,9 @@ check "history saved" grep -qx "help ns" "$XDG_STATE_HOME/pidns-tutor/history"
 check "progress saved" grep -q "lesson 01-tiny step 1" "$XDG_STATE_HOME/pidns-tutor/progress"
 
 drive second --lessons "$FIX/lessons" <<'X'
-expect Welcome back: `lesson 1` resumes A tiny lesson.
+expect Welcome back: `lesson 1` resumes A tiny lesson
 expect pidns-tutor> 
+absent to begin
 send \e[A\e[A\e[A
 expect help ns
 send \x15lesson 1\r

@@ -26,6 +26,13 @@ check "as nobody: host unchanged" grep -q "host unchanged" "$out"
 check "as nobody: an unwritable home is a warning" grep -q "warning: cannot write" "$out"
 check "as nobody: /proc5 never reached the host" nothing_left "pidns-tutor --lessons $abs_fix"
 
+su nobody -s /bin/sh -c "cd '$scratch' && printf 'ls /proc2/1\nmulti_pidns 5\nsh kill -STOP 1\nrun pidns_init_sleep /proc2\nps\ntree\n' | env -u XDG_STATE_HOME HOME=/nonexistent NO_COLOR=1 '$abs_tutor' --lessons '$abs_fix/lessons'" >"$out" 2>&1
+check "as nobody: a program typed without sh gets the sh line" grep -q "did you mean \`sh ls /proc2/1\`?" "$out"
+check "as nobody: an example typed without run gets the run line" grep -q "did you mean \`run multi_pidns 5\`?" "$out"
+check "as nobody: kill -STOP 1 in the lab gets the init note" grep -q "PID 1 here is the lab's init" "$out"
+check "as nobody: tree shows the lab at level 1, the example's namespace at 2" sh -c "grep -q \"level 1 (the lab's namespace)\" '$out' && grep -qE -- '-- pid:\\[[0-9]+\\] level 2, 1 process\$' '$out'"
+check "as nobody: ps shows the full name" grep -qE ' pidns_init_sleep$' "$out"
+
 su nobody -s /bin/sh -c "cd '$scratch' && env -u XDG_STATE_HOME HOME=/nonexistent '$abs_tutor' --auto all --lessons '$abs_fix/lessons'" >"$out" 2>&1
 rc=$?
 check "as nobody: --auto all passes (status $rc)" [ $rc -eq 0 ]

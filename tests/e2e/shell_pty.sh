@@ -75,6 +75,10 @@ send ns\r
 expect usage: ns PID
 send where\r
 expect No lesson started
+send ls /proc2/1\r
+expect unknown command 'ls': did you mean `sh ls /proc2/1`?
+send multi_pidns 5\r
+expect unknown command 'multi_pidns': did you mean `run multi_pidns 5`?
 send quit\r
 exit 0
 X
@@ -165,5 +169,143 @@ exit 0
 X
 check "Ctrl-D cleans up (background job, /proc3) and gives the verdict" [ $? -eq 0 ]
 check "after Ctrl-D nothing is left" nothing_left "sleep 4244"
+
+drive init_signal <<'X'
+expect pidns-tutor> 
+send sh kill -STOP 1\r
+expect PID 1 here is the lab's init
+expect no handler for SIGSTOP
+expect pidns-tutor> 
+send sh kill -s TERM 1\r
+expect no handler for SIGTERM
+expect pidns-tutor> 
+send sh kill -0 1\r
+expect pidns-tutor> 
+absent lab's init
+send sh grep State /proc/1/status\r
+expect S (sleeping)
+expect pidns-tutor> 
+absent lab's init
+send quit\r
+expect host unchanged
+exit 0
+X
+check "a signal to the lab's init gets a note on why it was ignored; kill -0 and other lines none" [ $? -eq 0 ]
+
+drive names <<'X'
+expect pidns-tutor> 
+send run pidns_init_sleep /proc2\r
+expect background as job 1
+expect pidns-tutor> 
+send ps\r
+expect NAME
+expect pidns-tutor> 
+send tree\r
+expect level 1
+expect pidns-tutor> 
+send cleanup -v\r
+expect removed directory /proc2
+expect pidns-tutor> 
+send quit\r
+expect host unchanged
+exit 0
+X
+check "names: a session with a job, ps, tree and cleanup" [ $? -eq 0 ]
+tr -d '\r' <"$scratch/names.out" >"$scratch/names.txt"
+check "names: ps shows the program's full name" grep -qE '^ +[0-9]+ +[0-9]+ S +1 .* pidns_init_sleep$' "$scratch/names.txt"
+check "names: tree shows it" grep -qE -- '-- [0-9]+ pidns_init_sleep$' "$scratch/names.txt"
+check "names: cleanup names it" grep -qE '^stopped process [0-9]+ \(pidns_init_sleep\)$' "$scratch/names.txt"
+check "levels: tree names the lab's namespace once, at level 1 as the kernel counts" [ "$(grep -c "level 1 (the lab's namespace)" "$scratch/names.txt")" -eq 1 ]
+check "levels: the example's namespace is level 2 in tree" grep -qE -- '-- pid:\[[0-9]+\] level 2, 1 process$' "$scratch/names.txt"
+check "levels: and LEVEL 2 in ps" grep -qE '^ +[0-9]+ +[0-9]+ S +2 .* sleep$' "$scratch/names.txt"
+check "levels: the note counts from the lab's level" grep -q "sleep has 2 PIDs, one in each namespace from the lab's (level 1) down to its" "$scratch/names.txt"
+check "names: never the kernel's 15-character cut" sh -c "! grep -qE 'pidns_init_slee([^p]|\$)' '$scratch/names.txt'"
+
+drive summary <<'X'
+expect pidns-tutor> 
+send run multi_pidns 5\r
+expect background as job 1
+expect pidns-tutor> 
+send cleanup\r
+sleep 1500
+absent stopped process
+absent removed directory
+expect Cleaned up: stopped 6 programs, unmounted /proc0-/proc4
+expect pidns-tutor> 
+send run pidns_init_sleep /proc2\r
+expect background as job 1
+expect pidns-tutor> 
+send sh kill -9 $(pgrep -x pidns_init_slee); sleep 0.3\r
+expect pidns-tutor> 
+send cleanup -v\r
+sleep 1500
+absent stopped
+expect unmounted /proc2 (proc)
+expect Cleaned up: unmounted /proc2.
+expect pidns-tutor> 
+send cleanup\r
+expect Nothing to clean up
+send quit\r
+expect host unchanged
+exit 0
+X
+check "cleanup: one summary line; -v for each; never a job that had ended" [ $? -eq 0 ]
+
+drive check_hints --lessons tests/fixtures/shell/checkhint <<'X'
+expect pidns-tutor> 
+send lesson 1\r
+expect your prediction> 
+send hello\r
+expect (1:1/2)> 
+send \r
+expect Exercise: Make the directory /proc9
+expect (1:2/2)> 
+send hint\r
+sleep 700
+absent Type `check`
+expect (1:2/2)> 
+send hint\r
+sleep 700
+absent Type `check`
+expect (1:2/2)> 
+send hint\r
+sleep 700
+absent Type `check`
+expect (1:2/2)> 
+send sh mkdir /proc9\r
+expect (1:2/2)> 
+send hint\r
+expect Hint:
+expect (1:2/2)> 
+send hint\r
+expect Hint:
+expect (1:2/2)> 
+send hint\r
+expect Hint:
+expect (1:2/2)> 
+send hint\r
+expect Hint:
+expect (1:2/2)> 
+send check\r
+expect Passed
+expect your answer (number)> 
+send 2\r
+expect (1:2/2)> 
+send again\r
+expect you have done this one already
+expect (1:2/2)> 
+send cleanup\r
+expect Cleaned up
+send again\r
+expect Exercise: Make the directory /proc9
+expect (1:2/2)> 
+absent done this one already
+send quit\r
+expect host unchanged
+exit 0
+X
+check "hints never contradict the check; \"done already\" only while the check passes" [ $? -eq 0 ]
+tr -d '\r' <"$scratch/check_hints.out" >"$scratch/check_hints.txt"
+check "the \"type check\" hint came once the check passed" grep -q 'Hint: Type `check`.' "$scratch/check_hints.txt"
 
 finish

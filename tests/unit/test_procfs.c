@@ -596,6 +596,18 @@ static void test_format_tree_text(void **state)
               "  27658   27656 Z     2 pid:[4026532413]   27658 2 1      true\n"
               "  27700   27090 S     1 pid:[4026532500]   27700 1        sh\n");
     free(text);
+    /* As the shell shows the lab: its level as the kernel counts, named once. */
+    t.base_level = 1;
+    t.root_name = "the lab's namespace";
+    text = procfs_format_tree(&t);
+    assert_non_null(strstr(text, "pid:[4026531836] level 1 (the lab's namespace), 1 process\n"));
+    assert_non_null(strstr(text, "|   `-- pid:[4026532413] level 3, 1 process\n"));
+    assert_non_null(strstr(text, "`-- pid:[4026532500] level 2, 1 process\n"));
+    free(text);
+    text = procfs_format_ps(&t);
+    assert_non_null(
+        strstr(text, "  27658   27656 Z     3 pid:[4026532413]   27658 2 1      true\n"));
+    free(text);
     procfs_tree_free(&t);
 }
 

@@ -50,8 +50,7 @@ static void open_pty(struct pty *p, unsigned short cols)
 {
     struct winsize ws = {.ws_row = 24, .ws_col = cols};
     if (openpty(&p->master, &p->slave, NULL, NULL, &ws) == -1) {
-        print_message("SKIP: no pseudo-terminal to stand in for a terminal: %s\n",
-                      strerror(errno));
+        print_message("SKIP: no pseudo-terminal to stand in for a terminal: %s\n", strerror(errno));
         skip();
     }
     p->out = fdopen(p->slave, "w");
@@ -444,20 +443,20 @@ static void test_notes_relate_the_values(void **state)
     assert_string_equal(n, "300 is the child's PID in your namespace, and the child sees the "
                            "same number for itself.");
     free(n);
-    n = render_note_nspid("sleep", (pid_t[]){27660, 5, 4, 3, 2, 1}, 6);
-    assert_string_equal(n, "sleep has 6 PIDs, one in each namespace from yours down to its own: "
-                           "27660 in your namespace, 5 at level 1, 4 at level 2, 3 at level 3, "
-                           "2 at level 4 and 1 in its own (level 5).");
+    /* Levels as the kernel counts them: the lab is at level 1. */
+    n = render_note_nspid("sleep", (pid_t[]){9, 5, 4, 3, 2, 1}, 6, 1);
+    assert_string_equal(n, "sleep has 6 PIDs, one in each namespace from the lab's (level 1) down "
+                           "to its own (level 6): 9 in the lab's, 5 at level 2, 4 at level 3, 3 "
+                           "at level 4, 2 at level 5 and 1 in its own.");
     free(n);
-    n = render_note_nspid("sleep", (pid_t[]){27656, 1}, 2);
-    assert_string_equal(n, "sleep has 2 PIDs, one in each namespace from yours down to its own: "
-                           "27656 in your namespace and 1 in its own (level 1).");
+    n = render_note_nspid("sleep", (pid_t[]){27656, 1}, 2, 1);
+    assert_string_equal(n, "sleep has 2 PIDs, one in each namespace from the lab's (level 1) down "
+                           "to its own (level 2): 27656 in the lab's and 1 in its own.");
     free(n);
-    n = render_note_nspid("bash", (pid_t[]){3193}, 1);
-    assert_string_equal(n, "bash has one PID, 3193: it lives in the namespace you are looking "
-                           "from.");
+    n = render_note_nspid("bash", (pid_t[]){3193}, 1, 1);
+    assert_string_equal(n, "bash has one PID, 3193: it lives in the lab's namespace (level 1).");
     free(n);
-    assert_null(render_note_nspid("none", NULL, 0));
+    assert_null(render_note_nspid("none", NULL, 0, 1));
 }
 
 /* On random lines built from the pieces highlighting looks at, colour only

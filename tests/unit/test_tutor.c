@@ -188,16 +188,17 @@ static void test_notes_relate_pids_and_namespace_links(void **state)
     struct procfs_pidns *children[] = {&child}, *all[] = {&root, &child};
     root.children = children;
     root.child_count = 1;
-    struct procfs_tree tree = {&root, all, 2};
+    struct procfs_tree tree = {&root, all, 2, 1, NULL}; /* the lab at level 1 */
 
     char *notes = annotate_output("PID returned by clone(): 27656\n"
                                   "pid:[4026532412]\npid:[4026531836]\n", &tree, 5);
     assert_non_null(strstr(notes, "pidns_init_sle has 2 PIDs"));
-    assert_non_null(strstr(notes, "27656 in your namespace"));
-    assert_non_null(strstr(notes, "1 in its own (level 1)"));
-    assert_non_null(strstr(notes, "pid:[4026532412] is a PID namespace 1 level below"));
+    assert_non_null(strstr(notes, "27656 in the lab's"));
+    assert_non_null(strstr(notes, "from the lab's (level 1) down to its own (level 2)"));
+    assert_non_null(strstr(notes, "and 1 in its own."));
+    assert_non_null(strstr(notes, "pid:[4026532412] is a PID namespace at level 2, 1 level below"));
     assert_non_null(strstr(notes, "its init is pidns_init_sle"));
-    assert_non_null(strstr(notes, "pid:[4026531836] is the lab's own PID namespace"));
+    assert_non_null(strstr(notes, "pid:[4026531836] is the lab's own PID namespace (level 1)"));
     free(notes);
     notes = annotate_output("PID 276560 and 127656 are other numbers\n", &tree, 5);
     assert_string_equal(notes, ""); /* whole numbers only */
@@ -215,10 +216,10 @@ static void test_notes_relate_pids_and_namespace_links(void **state)
     assert_string_equal(notes, "");
     free(notes);
     notes = annotate_output("NSpid:\t27656\t1\n", &tree, 5);
-    assert_non_null(strstr(notes, "27656 in your namespace"));
+    assert_non_null(strstr(notes, "27656 in the lab's"));
     free(notes);
     notes = annotate_output("/proc/27656/status\n", &tree, 5);
-    assert_non_null(strstr(notes, "27656 in your namespace"));
+    assert_non_null(strstr(notes, "27656 in the lab's"));
     free(notes);
     notes = annotate_output("27656 pid:[4026532412] pid:[4026531836]", &tree, 1);
     assert_int_equal(strchr(notes, '\n') - notes + 1, (long)strlen(notes)); /* at most 1 */
