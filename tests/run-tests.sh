@@ -107,6 +107,10 @@ run_one() { # $1 = program or script
     fi
     if [ $rc -ne 0 ]; then
         broken="$broken $name"
+        { # what failed, again at the end, where a truncated log still shows it
+            printf '%s:\n' "$name"
+            grep -E '^(FAIL |not ok|\[  ERROR|\[   LINE|# drive|#   |LEFT BEHIND|  (gone from|new on|in its)|a skip as root)|^[a-z/_.]+\.c:[0-9]+: ' "$log" | head -n 40 | sed 's/^/  /'
+        } >>"$work/failures"
         [ -z "$f" ] || [ "$f" -eq 0 ] && failed=$((failed + 1))
     fi
 }
@@ -125,7 +129,11 @@ if [ -n "$reasons" ]; then
     echo "not tested ($skipped skipped), and why:"
     printf '%s' "$reasons"
 fi
-[ -n "$broken" ] && echo "failing runners:$broken"
+if [ -n "$broken" ]; then
+    echo "what failed:"
+    cat "$work/failures"
+    echo "failing runners:$broken"
+fi
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 if [ "$ran" -eq 0 ]; then echo "tests: no test ran (nothing built?)"; exit 1; fi
 [ "$failed" -eq 0 ] && [ -z "$broken" ]

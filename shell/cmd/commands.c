@@ -402,7 +402,7 @@ static int unknown_command(const struct shell *sh, const char *name, const char 
     char shown[40], typed[100];
 
     /* Show only a readable, bounded part of what was typed. */
-    snprintf(shown, sizeof shown, "%s", name);
+    snprintf(shown, sizeof shown, "%.*s", (int)sizeof shown - 1, name);
     if (line != NULL) {
         size_t len = strlen(line);
         while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))

@@ -143,8 +143,12 @@ static int sessions_in_init(void)
 
 static int sessions(void)
 {
-    /* Negative control: here, outside, both are real numbers. */
-    CHECK(getsid(0) > 0 && getpgid(0) > 0, "the runner's own session and group");
+    /* Negative control: the runner makes a session of its own, so here,
+     * outside the new namespace, both are real numbers (whatever session
+     * the suite was started in: under a container's exec its leader may
+     * sit outside our namespace, and getsid() is 0 there too). */
+    CHECK(setsid() == getpid(), "setsid() in the runner");
+    CHECK(getsid(0) == getpid() && getpgid(0) == getpid(), "the runner's own session and group");
     return init_exits_cleanly(start_init(sessions_in_init));
 }
 
