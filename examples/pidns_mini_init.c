@@ -54,12 +54,13 @@ __attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
 {
     if (quiet)
         return;
+    char line[256];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "pidns_mini_init: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    /* One call, one write: the command's output cannot land inside the line. */
+    fprintf(stderr, "pidns_mini_init: %s\n", line);
 }
 
 /* "exited with status 3" or "was killed by signal 15 (Terminated)". */

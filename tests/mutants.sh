@@ -93,7 +93,7 @@ mutant forgets-to-unmount examples/pidns_init_sleep.c \
 
 # An example's error message loses its last words.
 mutant message-shortened examples/multi_pidns.c \
-    's/(N must be at least 1), got %s", text\)/$1", text)/' -- sh tests/e2e/test_bad_input.sh ex-multi-zero
+    's/(N must be at least 1), got %s", text\)/$1%.0s", text)/' -- sh tests/e2e/test_bad_input.sh ex-multi-zero
 
 # The lab's cleanup leaves one kind of process (sleep) running. (Found by
 # its comment, wherever the shell's folders put it.)

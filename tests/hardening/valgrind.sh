@@ -63,6 +63,7 @@ kill -0 $listener 2>/dev/null || { echo "check-valgrind: valgrind-listener canno
 
 vg_options="--log-socket=127.0.0.1:$port --error-exitcode=99 --leak-check=full --show-leak-kinds=definite
     --errors-for-leak-kinds=definite --track-fds=yes --trace-children=yes
+    --suppressions=$(pwd)/tests/hardening/valgrind.supp
     --trace-children-skip=/usr/*,/sbin/*,$logs/wrap/*"
 # session NAME COMMAND... < commands: the shell under valgrind; the first
 # process's PID is kept in $logs/NAME.top (the sh that execs valgrind has
