@@ -228,7 +228,8 @@ int cmd_check(struct shell *sh, int argc, char **argv)
         e->checked |= 1ul << sh->step_index;
         progress_save(&sh->progress, stderr);
     }
-    render_text(&sh->render, RENDER_NOTE, "(Enter: next step.)");
+    if (sh->pending_line == NULL) /* else a command typed at the debrief's quiz says */
+        render_text(&sh->render, RENDER_NOTE, "(Enter: next step.)");
     return SHELL_OK;
 }
 

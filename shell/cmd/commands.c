@@ -22,6 +22,7 @@ const struct command command_table[] = {
         .handler = cmd_lessons,
         .completer = complete_nothing,
         .max_args = 0,
+        .flags = COMMAND_LOOKS,
     },
     {
         .name = "lesson",
@@ -73,6 +74,7 @@ const struct command command_table[] = {
         .handler = cmd_where,
         .completer = complete_nothing,
         .max_args = 0,
+        .flags = COMMAND_LOOKS,
     },
     {
         .name = "run",
@@ -112,6 +114,7 @@ const struct command command_table[] = {
         .completer = complete_source,
         .min_args = 1,
         .max_args = 1,
+        .flags = COMMAND_LOOKS,
     },
     {
         .name = "ps",
@@ -124,7 +127,7 @@ const struct command command_table[] = {
         .handler = cmd_ps,
         .completer = complete_nothing,
         .max_args = 0,
-        .flags = COMMAND_NEEDS_LAB,
+        .flags = COMMAND_NEEDS_LAB | COMMAND_LOOKS,
     },
     {
         .name = "tree",
@@ -136,7 +139,7 @@ const struct command command_table[] = {
         .handler = cmd_tree,
         .completer = complete_nothing,
         .max_args = 0,
-        .flags = COMMAND_NEEDS_LAB,
+        .flags = COMMAND_NEEDS_LAB | COMMAND_LOOKS,
     },
     {
         .name = "ns",
@@ -149,7 +152,7 @@ const struct command command_table[] = {
         .completer = complete_pids,
         .min_args = 1,
         .max_args = 1,
-        .flags = COMMAND_NEEDS_LAB,
+        .flags = COMMAND_NEEDS_LAB | COMMAND_LOOKS,
     },
     {
         .name = "status",
@@ -160,7 +163,7 @@ const struct command command_table[] = {
         .handler = cmd_status,
         .completer = complete_nothing,
         .max_args = 0,
-        .flags = COMMAND_NEEDS_LAB,
+        .flags = COMMAND_NEEDS_LAB | COMMAND_LOOKS,
     },
     {
         .name = "cleanup",
@@ -196,7 +199,7 @@ const struct command command_table[] = {
         .handler = cmd_hint,
         .completer = complete_nothing,
         .max_args = 0,
-        .flags = COMMAND_NEEDS_LESSON,
+        .flags = COMMAND_NEEDS_LESSON | COMMAND_LOOKS,
     },
     {
         .name = "reset",
@@ -218,6 +221,7 @@ const struct command command_table[] = {
         .completer = complete_lessons,
         .min_args = 1,
         .max_args = 2,
+        .flags = COMMAND_LOOKS,
     },
     {
         .name = "help",
@@ -228,6 +232,7 @@ const struct command command_table[] = {
         .handler = cmd_help,
         .completer = complete_commands,
         .max_args = 1,
+        .flags = COMMAND_LOOKS,
     },
     {
         .name = "quit",
@@ -375,6 +380,33 @@ int command_split(const char *line, char *buf, size_t buflen, char **argv, int m
     }
     argv[argc] = NULL;
     return argc;
+}
+
+enum shell_line command_question_line(const char *line)
+{
+    char buf[COMMAND_LINE_MAX + 1];
+    char *argv[COMMAND_ARGS_MAX + 1];
+    const char *error = NULL;
+    const struct command *cmd = NULL;
+
+    if (command_line_problem(line, strlen(line)) != NULL)
+        return SHELL_LINE_ANSWER;
+    const char *s = line + strspn(line, " \t");
+    size_t name_len = strcspn(s, " \t");
+    for (size_t i = 0; i < command_count && cmd == NULL; i++)
+        if (strlen(command_table[i].name) == name_len &&
+            strncmp(command_table[i].name, s, name_len) == 0)
+            cmd = &command_table[i];
+    if (cmd == NULL)
+        return SHELL_LINE_ANSWER;
+    int args;
+    if (cmd->flags & COMMAND_RAW) /* sh: the rest of the line, which must not be empty */
+        args = s[name_len + strspn(s + name_len, " \t")] != '\0';
+    else
+        args = command_split(s, buf, sizeof buf, argv, COMMAND_ARGS_MAX, &error) - 1;
+    if (args < cmd->min_args || args > cmd->max_args)
+        return SHELL_LINE_ANSWER;
+    return cmd->flags & COMMAND_LOOKS ? SHELL_LINE_LOOKS : SHELL_LINE_MOVES;
 }
 
 int command_usage(const struct shell *sh, const struct command *cmd)
