@@ -540,9 +540,12 @@ int cmd_help(struct shell *sh, int argc, char **argv)
         return SHELL_OK;
     }
     render_text(&sh->render, RENDER_HEADING, "Commands (help COMMAND for more):");
-    for (size_t i = 0; i < command_count; i++)
-        render_textf(&sh->render, RENDER_PLAIN, "  %-22s %s", command_table[i].synopsis,
-                     command_table[i].summary);
+    const char *cells[2 * (sizeof command_table / sizeof command_table[0])];
+    for (size_t i = 0; i < command_count; i++) {
+        cells[2 * i] = command_table[i].synopsis;
+        cells[2 * i + 1] = command_table[i].summary;
+    }
+    render_table(&sh->render, RENDER_PLAIN, 2, cells, command_count, 2);
     render_text(&sh->render, RENDER_PLAIN,
                 "Enter on an empty line goes to the next step; Tab completes; Ctrl-C stops "
                 "what runs; Ctrl-D leaves.");
