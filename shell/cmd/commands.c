@@ -118,27 +118,34 @@ const struct command command_table[] = {
     },
     {
         .name = "ps",
-        .synopsis = "ps",
+        .synopsis = "ps [--all]",
         .summary = "the lab's processes, with their PID in every namespace",
         .help = "Lists the processes of the lab: for each one its PID as the lab sees it, then its PID "
                 "in each nested namespace it belongs to (the NSpid line of /proc/PID/status). LEVEL "
                 "counts as the kernel does, the namespace the tutor started in being 0: the lab is "
-                "level 1.",
+                "level 1. The tutorial's own processes are left out: lab-runner, which runs each "
+                "command line (the PPID of what a command started), and tutor-output, which "
+                "relays its output. Both are children of the tutor, outside the lab, so their "
+                "PPID is 0. `ps --all` (or -A, or -e) shows them too.",
         .handler = cmd_ps,
-        .completer = complete_nothing,
-        .max_args = 0,
+        .check_args = check_all_arg,
+        .completer = complete_all_option,
+        .max_args = 1,
         .flags = COMMAND_NEEDS_LAB | COMMAND_LOOKS,
     },
     {
         .name = "tree",
-        .synopsis = "tree",
+        .synopsis = "tree [--all]",
         .summary = "draw the PID namespaces of the lab as a tree",
         .help = "Draws the hierarchy of PID namespaces in the lab, each with its processes and the PID "
                 "each one has at that level. Levels count as the kernel does: the lab's namespace, "
-                "named on the first line, is level 1 below the one the tutor started in.",
+                "named on the first line, is level 1 below the one the tutor started in. As in "
+                "`ps`, the tutorial's own processes (lab-runner, tutor-output) are left out; "
+                "`tree --all` shows them too.",
         .handler = cmd_tree,
-        .completer = complete_nothing,
-        .max_args = 0,
+        .check_args = check_all_arg,
+        .completer = complete_all_option,
+        .max_args = 1,
         .flags = COMMAND_NEEDS_LAB | COMMAND_LOOKS,
     },
     {
@@ -570,6 +577,15 @@ char **complete_commands(struct shell *sh, const char *text, int argi)
     for (size_t i = 0; i < command_count; i++)
         names[i] = command_table[i].name;
     return list_filter(names, command_count, text);
+}
+
+char **complete_all_option(struct shell *sh, const char *text, int argi)
+{
+    static const char *const options[] = {"--all"};
+    (void)sh;
+    if (argi > 1)
+        return calloc(1, sizeof(char *));
+    return list_filter(options, 1, text);
 }
 
 char **complete_nothing(struct shell *sh, const char *text, int argi)

@@ -176,7 +176,8 @@ static void test_bad_arguments_get_the_usage(void **state)
         {"ns -3", "usage: ns PID"},        {"sh", "usage: sh COMMAND LINE"},
         {"sh    ", "usage: sh COMMAND LINE"}, {"source", "usage: source EXAMPLE[:TAG]"},
         {"source a/b", "usage: source"},   {"reset now", "usage: reset [-y]"},
-        {"run", "usage: run EXAMPLE"},     {"ps extra", "usage: ps"},
+        {"run", "usage: run EXAMPLE"},     {"ps extra", "usage: ps [--all]"},
+        {"tree --al", "usage: tree [--all]"}, {"ps --all x", "usage: ps [--all]"},
         {"export", "usage: export LESSON [FILE]"}, {"lesson 'one", "a quote is not closed"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
