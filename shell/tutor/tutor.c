@@ -292,8 +292,8 @@ static int ask_choice(struct shell *sh, const struct lesson_block *b)
                         "Several answers start that way: type more of one, or its number.");
         else
             render_textf(&sh->render, RENDER_NOTE,
-                         "Type a number from 1 to %zu, or the start of an answer (Enter shows "
-                         "the answer; Ctrl-C leaves the step).",
+                         "Type a number from 1 to %zu or the start of an answer (Enter shows "
+                         "the answer).",
                          b->choice_count);
     }
 }
