@@ -239,8 +239,8 @@ static enum question_end ask_prediction(struct shell *sh, const struct lesson_bl
         return QUESTION_LEFT;
     }
     /* An answer first: a command's name may be what the lesson expects. */
-    enum shell_line kind = lesson_answer_matches(b->answer, given) ? SHELL_LINE_ANSWER
-                                                                   : question_command(sh, given);
+    enum shell_line kind =
+        lesson_answer_matches(b->answer, given) ? SHELL_LINE_ANSWER : question_command(sh, given);
     if (kind == SHELL_LINE_ANSWER && given[0] == '\0')
         render_textf(&sh->render, RENDER_NOTE,
                      "No guess? The lesson expects: %s. Watch:", b->answer);
@@ -275,8 +275,8 @@ static int ask_choice(struct shell *sh, const struct lesson_block *b)
             return -1;
         }
         int n = lesson_quiz_choice(b, given);
-        enum shell_line kind = n == 0 && given[0] != '\0' ? question_command(sh, given)
-                                                           : SHELL_LINE_ANSWER;
+        enum shell_line kind =
+            n == 0 && given[0] != '\0' ? question_command(sh, given) : SHELL_LINE_ANSWER;
         int empty = given[0] == '\0';
         free(given);
         if (empty)

@@ -272,8 +272,8 @@ static void test_a_line_at_a_question_is_a_command_only_when_it_names_one(void *
     /* What only looks is flagged in the table, never listed elsewhere. */
     for (size_t i = 0; i < command_count; i++)
         if (command_table[i].flags & COMMAND_LOOKS)
-            assert_true(command_table[i].handler != cmd_next && command_table[i].handler != cmd_quit &&
-                        command_table[i].handler != cmd_sh);
+            assert_true(command_table[i].handler != cmd_next &&
+                        command_table[i].handler != cmd_quit && command_table[i].handler != cmd_sh);
 }
 
 static void test_quit_exits_and_blank_or_comment_lines_do_nothing(void **state)

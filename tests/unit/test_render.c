@@ -421,9 +421,12 @@ static char *visible(const char *s)
 static void test_a_table_keeps_its_columns_when_it_wraps(void **state)
 {
     (void)state;
-    const char *cells[] = {"lesson N|NAME", "start or resume a lesson",
-                           "ns PID", "show a process's namespace links, as readlink shows them",
-                           "run EXAMPLE [ARGS...]", "run a bundled example in the lab"};
+    const char *cells[] = {"lesson N|NAME",
+                           "start or resume a lesson",
+                           "ns PID",
+                           "show a process's namespace links, as readlink shows them",
+                           "run EXAMPLE [ARGS...]",
+                           "run a bundled example in the lab"};
     char *text;
     CAPTURE(text, 0, 100, render_table(&r, RENDER_PLAIN, 2, cells, 3, 2));
     assert_string_equal(text,
@@ -434,19 +437,17 @@ static void test_a_table_keeps_its_columns_when_it_wraps(void **state)
     free(text);
     /* Narrower: the last column wraps under itself (25 columns in). */
     CAPTURE(text, 0, 60, render_table(&r, RENDER_PLAIN, 2, cells, 3, 2));
-    assert_string_equal(text,
-                        "  lesson N|NAME          start or resume a lesson\n"
-                        "  ns PID                 show a process's namespace links,\n"
-                        "                         as readlink shows them\n"
-                        "  run EXAMPLE [ARGS...]  run a bundled example in the lab\n");
+    assert_string_equal(text, "  lesson N|NAME          start or resume a lesson\n"
+                              "  ns PID                 show a process's namespace links,\n"
+                              "                         as readlink shows them\n"
+                              "  run EXAMPLE [ARGS...]  run a bundled example in the lab\n");
     free(text);
     /* Too narrow for two columns: each summary below its synopsis. */
     CAPTURE(text, 0, 40, render_table(&r, RENDER_PLAIN, 2, cells, 3, 2));
-    assert_string_equal(text,
-                        "  lesson N|NAME\n      start or resume a lesson\n"
-                        "  ns PID\n      show a process's namespace links,\n"
-                        "      as readlink shows them\n"
-                        "  run EXAMPLE [ARGS...]\n      run a bundled example in the lab\n");
+    assert_string_equal(text, "  lesson N|NAME\n      start or resume a lesson\n"
+                              "  ns PID\n      show a process's namespace links,\n"
+                              "      as readlink shows them\n"
+                              "  run EXAMPLE [ARGS...]\n      run a bundled example in the lab\n");
     free(text);
     /* In colour the terminal shows the same columns. */
     char *plain;

@@ -187,7 +187,8 @@ static void test_a_command_at_a_question_runs_or_leaves_the_step(void **state)
     const char *out = output(f) + before;
     assert_string_equal(ran, "[help]");
     assert_non_null(strstr(out, "(the question waits: running `help`)"));
-    const char *again = strstr(strstr(out, "running `help`"), "Predict: What does the command print?");
+    const char *again =
+        strstr(strstr(out, "running `help`"), "Predict: What does the command print?");
     assert_non_null(again);
     assert_non_null(strstr(again, "(the question is left unanswered: running `lesson 2`)"));
     assert_null(strstr(out, "echo hello")); /* the step stopped before its command */
