@@ -37,6 +37,7 @@ int cmd_quit(struct shell *sh, int argc, char **argv);
 /* Argument checks, run by dispatch before a command's needs */
 int check_run_args(struct shell *sh, int argc, char **argv);
 int check_ns_args(struct shell *sh, int argc, char **argv);
+int check_all_arg(struct shell *sh, int argc, char **argv);
 
 /* Completers */
 char **complete_lessons(struct shell *sh, const char *text, int argi);
@@ -44,6 +45,7 @@ char **complete_examples(struct shell *sh, const char *text, int argi);
 char **complete_source(struct shell *sh, const char *text, int argi);
 char **complete_commands(struct shell *sh, const char *text, int argi);
 char **complete_nothing(struct shell *sh, const char *text, int argi);
+char **complete_all_option(struct shell *sh, const char *text, int argi);
 char **complete_pids(struct shell *sh, const char *text, int argi);
 
 #endif

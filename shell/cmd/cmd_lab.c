@@ -176,7 +176,31 @@ int cmd_sh(struct shell *sh, int argc, char **argv)
     return status == 0 ? SHELL_OK : SHELL_ERROR;
 }
 
-static int read_tree(struct shell *sh, struct procfs_tree *tree)
+/* The tutorial's own processes in the lab: the shell's children there (a
+ * lab-runner for each command line, a tutor-output relay for its output).
+ * The shell is outside the lab's namespace, so their PPid reads 0 in it,
+ * like the lab's init (PID 1), which stays: lessons talk about it. */
+static int is_plumbing(const struct procfs_process *p, void *context)
+{
+    (void)context;
+    return p->status.ppid == 0 && p->pid != 1 && p->status.nspid_count == 1;
+}
+
+/* argv[1] of ps and tree: none, or --all (-A and -e, as in procps). */
+static int wants_all(int argc, char **argv)
+{
+    return argc == 2 && (strcmp(argv[1], "--all") == 0 || strcmp(argv[1], "-A") == 0 ||
+                         strcmp(argv[1], "-e") == 0);
+}
+
+int check_all_arg(struct shell *sh, int argc, char **argv)
+{
+    (void)sh;
+    return argc == 1 || wants_all(argc, argv) ? SHELL_OK : SHELL_USAGE;
+}
+
+/* The lab's processes; the tutorial's own left out unless all. */
+static int read_tree(struct shell *sh, struct procfs_tree *tree, int all)
 {
     if (procfs_read_tree(lab_path(sh->lab, "/proc"), tree) == -1) {
         shell_error(sh, "cannot read the lab's processes from %s", lab_path(sh->lab, "/proc"));
@@ -184,6 +208,8 @@ static int read_tree(struct shell *sh, struct procfs_tree *tree)
     }
     tree->base_level = lab_level(sh->lab);
     tree->root_name = "the lab's namespace";
+    if (!all)
+        procfs_tree_remove(tree, is_plumbing, NULL);
     return 0;
 }
 
@@ -209,9 +235,7 @@ int cmd_ps(struct shell *sh, int argc, char **argv)
 {
     struct procfs_tree tree;
 
-    (void)argc;
-    (void)argv;
-    if (read_tree(sh, &tree) == -1)
+    if (read_tree(sh, &tree, wants_all(argc, argv)) == -1)
         return SHELL_ERROR;
     print_highlighted(sh, procfs_format_ps(&tree));
     procfs_tree_free(&tree);
@@ -222,9 +246,7 @@ int cmd_tree(struct shell *sh, int argc, char **argv)
 {
     struct procfs_tree tree;
 
-    (void)argc;
-    (void)argv;
-    if (read_tree(sh, &tree) == -1)
+    if (read_tree(sh, &tree, wants_all(argc, argv)) == -1)
         return SHELL_ERROR;
     print_highlighted(sh, procfs_format_tree(&tree));
     procfs_tree_free(&tree);

@@ -14,10 +14,10 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-/* One line of the `lessons` table: progress mark, number, name (when
- * with_name), title. */
-static void lessons_line(struct shell *sh, const struct lesson *l, int with_name, char *line,
-                         size_t len)
+/* The cells of one row of the `lessons` table: progress mark, number,
+ * name, title with its length (in text, split by '\0'; cells point in). */
+static void lessons_row(struct shell *sh, const struct lesson *l, char *text, size_t len,
+                        const char **cells)
 {
     const struct progress_entry *e = progress_get(&sh->progress, l->id);
     char mark[32] = "[    ]";
@@ -25,20 +25,25 @@ static void lessons_line(struct shell *sh, const struct lesson *l, int with_name
         snprintf(mark, sizeof mark, "[done]");
     else if (e != NULL)
         snprintf(mark, sizeof mark, "[%d/%zu]", e->step + 1, l->step_count);
-    snprintf(line, len, "%-7s %2d  %-*s%s (%d min)", mark, l->number, with_name ? 28 : 0,
-             with_name ? l->id : "", l->title, l->minutes);
+    int a = snprintf(text, len, "%s", mark) + 1;
+    int b = a + snprintf(text + a, len - (size_t)a, "%2d", l->number) + 1;
+    int c = b + snprintf(text + b, len - (size_t)b, "%s", l->id) + 1;
+    snprintf(text + c, len - (size_t)c, "%s (%d min)", l->title, l->minutes);
+    cells[0] = text;
+    cells[1] = text + a;
+    cells[2] = text + b;
+    cells[3] = text + c;
 }
 
-/* Whether every line of the `lessons` table fits the terminal's width. */
-static int lessons_fit(struct shell *sh, int with_name)
+/* Whether every row with its name column fits the width unwrapped. */
+static int lessons_fit(struct shell *sh, const char **cells, size_t rows)
 {
-    char line[512];
-    for (size_t i = 0; i < sh->lesson_count; i++) {
-        lessons_line(sh, &sh->lessons[i], with_name, line, sizeof line);
-        if (render_display_width(line, strlen(line)) > sh->render.width)
-            return 0;
+    int widths[4] = {0};
+    for (size_t i = 0; i < rows * 4; i++) {
+        int w = render_display_width(cells[i], strlen(cells[i]));
+        widths[i % 4] = w > widths[i % 4] ? w : widths[i % 4];
     }
-    return 1;
+    return widths[0] + widths[1] + widths[2] + widths[3] + 6 <= sh->render.width;
 }
 
 int cmd_lessons(struct shell *sh, int argc, char **argv)
@@ -49,22 +54,29 @@ int cmd_lessons(struct shell *sh, int argc, char **argv)
         shell_error(sh, "no lessons found in %s (use --lessons DIR)", sh->dirs.lessons);
         return SHELL_ERROR;
     }
-    /* A table with its columns when every line fits the width, without the
-     * names column if need be; else each line is wrapped (the spaces between
-     * columns are then re-flowed). */
-    int with_name = 1;
-    enum render_style style = RENDER_OUTPUT;
-    if (!lessons_fit(sh, 1)) {
-        if (lessons_fit(sh, 0))
-            with_name = 0;
-        else
-            style = RENDER_PLAIN;
+    size_t n = sh->lesson_count, text_len = 512;
+    char *text = malloc(n * text_len);
+    const char **cells = malloc(n * 4 * sizeof *cells);
+    if (text == NULL || cells == NULL) {
+        free(text);
+        free(cells);
+        shell_error(sh, "out of memory");
+        return SHELL_ERROR;
     }
-    char line[512];
-    for (size_t i = 0; i < sh->lesson_count; i++) {
-        lessons_line(sh, &sh->lessons[i], with_name, line, sizeof line);
-        render_text(&sh->render, style, line);
+    for (size_t i = 0; i < n; i++)
+        lessons_row(sh, &sh->lessons[i], text + i * text_len, text_len, cells + 4 * i);
+    /* The names column when every row fits the width with it; else none,
+     * and the titles wrap under themselves. */
+    size_t columns = 4;
+    if (!lessons_fit(sh, cells, n)) {
+        for (size_t i = 0; i < n; i++) /* mark, number, title: 3 a row */
+            for (size_t c = 0; c < 3; c++)
+                cells[3 * i + c] = cells[4 * i + (c == 2 ? 3 : c)];
+        columns = 3;
     }
+    render_table(&sh->render, RENDER_PLAIN, 0, cells, n, columns);
+    free(cells);
+    free(text);
     render_text(&sh->render, RENDER_NOTE, "Type `lesson N` to start or resume one.");
     return SHELL_OK;
 }
@@ -228,7 +240,8 @@ int cmd_check(struct shell *sh, int argc, char **argv)
         e->checked |= 1ul << sh->step_index;
         progress_save(&sh->progress, stderr);
     }
-    render_text(&sh->render, RENDER_NOTE, "(Enter: next step.)");
+    if (sh->pending_line == NULL) /* else a command typed at the debrief's quiz says */
+        render_text(&sh->render, RENDER_NOTE, "(Enter: next step.)");
     return SHELL_OK;
 }
 

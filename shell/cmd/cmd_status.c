@@ -10,19 +10,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One row a job: [ID], its state, its PIDs, its command (which wraps
+ * under itself). */
 static void list_jobs(struct shell *sh)
 {
     const struct lab_job *jobs = NULL;
     size_t n = lab_jobs(sh->lab, &jobs);
 
-    if (n == 0)
+    if (n == 0) {
         render_text(&sh->render, RENDER_PLAIN, "Nothing runs in the background.");
-    for (size_t i = 0; i < n; i++) {
-        const char *command = jobs[i].command;
-        render_textf(&sh->render, RENDER_PLAIN, "[%d] %-8s PID %d in the lab (%d outside)  %s",
-                     jobs[i].id, jobs[i].running ? "running" : "ended", (int)jobs[i].lab_pid,
-                     (int)jobs[i].pid, command);
+        return;
     }
+    char(*text)[2][64] = calloc(n, sizeof *text);
+    const char **cells = calloc(n * 4, sizeof *cells);
+    for (size_t i = 0; text != NULL && cells != NULL && i < n; i++) {
+        snprintf(text[i][0], sizeof text[i][0], "[%d]", jobs[i].id);
+        snprintf(text[i][1], sizeof text[i][1], "PID %d in the lab (%d outside)",
+                 (int)jobs[i].lab_pid, (int)jobs[i].pid);
+        cells[4 * i] = text[i][0];
+        cells[4 * i + 1] = jobs[i].running ? "running" : "ended";
+        cells[4 * i + 2] = text[i][1];
+        cells[4 * i + 3] = jobs[i].command;
+    }
+    if (text != NULL && cells != NULL)
+        render_table(&sh->render, RENDER_PLAIN, 0, cells, n, 4);
+    else
+        shell_error(sh, "out of memory");
+    free(cells);
+    free(text);
 }
 
 /* The procfs mounts made in the lab, from the keeper's mount table: its own

@@ -22,6 +22,7 @@ const struct command command_table[] = {
         .handler = cmd_lessons,
         .completer = complete_nothing,
         .max_args = 0,
+        .flags = COMMAND_LOOKS,
     },
     {
         .name = "lesson",
@@ -73,6 +74,7 @@ const struct command command_table[] = {
         .handler = cmd_where,
         .completer = complete_nothing,
         .max_args = 0,
+        .flags = COMMAND_LOOKS,
     },
     {
         .name = "run",
@@ -112,31 +114,39 @@ const struct command command_table[] = {
         .completer = complete_source,
         .min_args = 1,
         .max_args = 1,
+        .flags = COMMAND_LOOKS,
     },
     {
         .name = "ps",
-        .synopsis = "ps",
+        .synopsis = "ps [--all]",
         .summary = "the lab's processes, with their PID in every namespace",
         .help = "Lists the processes of the lab: for each one its PID as the lab sees it, then its PID "
                 "in each nested namespace it belongs to (the NSpid line of /proc/PID/status). LEVEL "
                 "counts as the kernel does, the namespace the tutor started in being 0: the lab is "
-                "level 1.",
+                "level 1. The tutorial's own processes are left out: lab-runner, which runs each "
+                "command line (the PPID of what a command started), and tutor-output, which "
+                "relays its output. Both are children of the tutor, outside the lab, so their "
+                "PPID is 0. `ps --all` (or -A, or -e) shows them too.",
         .handler = cmd_ps,
-        .completer = complete_nothing,
-        .max_args = 0,
-        .flags = COMMAND_NEEDS_LAB,
+        .check_args = check_all_arg,
+        .completer = complete_all_option,
+        .max_args = 1,
+        .flags = COMMAND_NEEDS_LAB | COMMAND_LOOKS,
     },
     {
         .name = "tree",
-        .synopsis = "tree",
+        .synopsis = "tree [--all]",
         .summary = "draw the PID namespaces of the lab as a tree",
         .help = "Draws the hierarchy of PID namespaces in the lab, each with its processes and the PID "
                 "each one has at that level. Levels count as the kernel does: the lab's namespace, "
-                "named on the first line, is level 1 below the one the tutor started in.",
+                "named on the first line, is level 1 below the one the tutor started in. As in "
+                "`ps`, the tutorial's own processes (lab-runner, tutor-output) are left out; "
+                "`tree --all` shows them too.",
         .handler = cmd_tree,
-        .completer = complete_nothing,
-        .max_args = 0,
-        .flags = COMMAND_NEEDS_LAB,
+        .check_args = check_all_arg,
+        .completer = complete_all_option,
+        .max_args = 1,
+        .flags = COMMAND_NEEDS_LAB | COMMAND_LOOKS,
     },
     {
         .name = "ns",
@@ -149,7 +159,7 @@ const struct command command_table[] = {
         .completer = complete_pids,
         .min_args = 1,
         .max_args = 1,
-        .flags = COMMAND_NEEDS_LAB,
+        .flags = COMMAND_NEEDS_LAB | COMMAND_LOOKS,
     },
     {
         .name = "status",
@@ -160,7 +170,7 @@ const struct command command_table[] = {
         .handler = cmd_status,
         .completer = complete_nothing,
         .max_args = 0,
-        .flags = COMMAND_NEEDS_LAB,
+        .flags = COMMAND_NEEDS_LAB | COMMAND_LOOKS,
     },
     {
         .name = "cleanup",
@@ -196,7 +206,7 @@ const struct command command_table[] = {
         .handler = cmd_hint,
         .completer = complete_nothing,
         .max_args = 0,
-        .flags = COMMAND_NEEDS_LESSON,
+        .flags = COMMAND_NEEDS_LESSON | COMMAND_LOOKS,
     },
     {
         .name = "reset",
@@ -218,6 +228,7 @@ const struct command command_table[] = {
         .completer = complete_lessons,
         .min_args = 1,
         .max_args = 2,
+        .flags = COMMAND_LOOKS,
     },
     {
         .name = "help",
@@ -228,6 +239,7 @@ const struct command command_table[] = {
         .handler = cmd_help,
         .completer = complete_commands,
         .max_args = 1,
+        .flags = COMMAND_LOOKS,
     },
     {
         .name = "quit",
@@ -377,6 +389,33 @@ int command_split(const char *line, char *buf, size_t buflen, char **argv, int m
     return argc;
 }
 
+enum shell_line command_question_line(const char *line)
+{
+    char buf[COMMAND_LINE_MAX + 1];
+    char *argv[COMMAND_ARGS_MAX + 1];
+    const char *error = NULL;
+    const struct command *cmd = NULL;
+
+    if (command_line_problem(line, strlen(line)) != NULL)
+        return SHELL_LINE_ANSWER;
+    const char *s = line + strspn(line, " \t");
+    size_t name_len = strcspn(s, " \t");
+    for (size_t i = 0; i < command_count && cmd == NULL; i++)
+        if (strlen(command_table[i].name) == name_len &&
+            strncmp(command_table[i].name, s, name_len) == 0)
+            cmd = &command_table[i];
+    if (cmd == NULL)
+        return SHELL_LINE_ANSWER;
+    int args;
+    if (cmd->flags & COMMAND_RAW) /* sh: the rest of the line, which must not be empty */
+        args = s[name_len + strspn(s + name_len, " \t")] != '\0';
+    else
+        args = command_split(s, buf, sizeof buf, argv, COMMAND_ARGS_MAX, &error) - 1;
+    if (args < cmd->min_args || args > cmd->max_args)
+        return SHELL_LINE_ANSWER;
+    return cmd->flags & COMMAND_LOOKS ? SHELL_LINE_LOOKS : SHELL_LINE_MOVES;
+}
+
 int command_usage(const struct shell *sh, const struct command *cmd)
 {
     shell_error(sh, "usage: %s   (type `help %s` for more)", cmd->synopsis, cmd->name);
@@ -508,9 +547,12 @@ int cmd_help(struct shell *sh, int argc, char **argv)
         return SHELL_OK;
     }
     render_text(&sh->render, RENDER_HEADING, "Commands (help COMMAND for more):");
-    for (size_t i = 0; i < command_count; i++)
-        render_textf(&sh->render, RENDER_PLAIN, "  %-22s %s", command_table[i].synopsis,
-                     command_table[i].summary);
+    const char *cells[2 * (sizeof command_table / sizeof command_table[0])];
+    for (size_t i = 0; i < command_count; i++) {
+        cells[2 * i] = command_table[i].synopsis;
+        cells[2 * i + 1] = command_table[i].summary;
+    }
+    render_table(&sh->render, RENDER_PLAIN, 2, cells, command_count, 2);
     render_text(&sh->render, RENDER_PLAIN,
                 "Enter on an empty line goes to the next step; Tab completes; Ctrl-C stops "
                 "what runs; Ctrl-D leaves.");
@@ -535,6 +577,15 @@ char **complete_commands(struct shell *sh, const char *text, int argi)
     for (size_t i = 0; i < command_count; i++)
         names[i] = command_table[i].name;
     return list_filter(names, command_count, text);
+}
+
+char **complete_all_option(struct shell *sh, const char *text, int argi)
+{
+    static const char *const options[] = {"--all"};
+    (void)sh;
+    if (argi > 1)
+        return calloc(1, sizeof(char *));
+    return list_filter(options, 1, text);
 }
 
 char **complete_nothing(struct shell *sh, const char *text, int argi)

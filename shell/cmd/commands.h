@@ -28,6 +28,8 @@ enum command_flags {
     COMMAND_RAW = 1 << 0,          /* argv[1] is the rest of the line, unsplit (sh) */
     COMMAND_NEEDS_LAB = 1 << 1,    /* refused, saying so, when no lab is open */
     COMMAND_NEEDS_LESSON = 1 << 2, /* refused, saying so, before a lesson is started */
+    COMMAND_LOOKS = 1 << 3,        /* changes neither the lab nor the step: typed at a
+                                      question, it runs and the question is asked again */
 };
 
 struct command {
@@ -68,6 +70,13 @@ int command_split(const char *line, char *buf, size_t buflen, char **argv, int m
 /* Runs one line: empty -> `next` (in a lesson), else dispatch. Prints the
  * error lines itself. Returns SHELL_OK, SHELL_ERROR or SHELL_EXIT. */
 int command_execute(struct shell *sh, const char *line, size_t len);
+
+/* What a line typed at a question is: SHELL_LINE_ANSWER unless its first
+ * word is the whole name of a command (no prefix: "he" may be a guess) with
+ * an argument count the command takes; then SHELL_LINE_LOOKS for a command
+ * flagged COMMAND_LOOKS, else SHELL_LINE_MOVES. Whether the line is also a
+ * plausible answer is the question's business. */
+enum shell_line command_question_line(const char *line);
 
 /* Prints "usage: SYNOPSIS" for a command (bad arguments). Returns SHELL_ERROR. */
 int command_usage(const struct shell *sh, const struct command *cmd);

@@ -111,6 +111,13 @@ int lesson_block_output_matches(const struct lesson_block *expect, const char *o
  * blanks and runs of blanks ignored. Returns 1 on a match. */
 int lesson_answer_matches(const char *expected, const char *given);
 
+/* Which choice of a QUIZ block the learner's answer names: its number
+ * (1..choice_count), or its text, whole or a prefix, case and blanks as in
+ * lesson_answer_matches and the backticks of the choice ignored. A whole text
+ * wins over a prefix. Returns the choice's number, 0 when none matches (or
+ * the answer is empty), -1 when the answer starts several choices. */
+int lesson_quiz_choice(const struct lesson_block *quiz, const char *given);
+
 /* The tagged region TAG of a source text (named name in messages): the
  * lines between those holding `tag::TAG[]` and `end::TAG[]`, or with tag NULL
  * the whole text; lines holding any tag directive are left out, as

@@ -294,3 +294,49 @@ int lesson_answer_matches(const char *expected, const char *given)
     free(b);
     return ok;
 }
+
+/* How a normalized answer meets a choice's text: 2 the whole text, 1 a
+ * prefix of it, 0 neither. The text is normalized here, backticks dropped
+ * (a learner types `rmdir` as rmdir). */
+static int match_choice_text(const char *text, const char *answer)
+{
+    char *t = match_normalize_answer(text);
+    int how = 0;
+    if (t != NULL) {
+        size_t out = 0;
+        for (size_t i = 0; t[i] != '\0'; i++)
+            if (t[i] != '`')
+                t[out++] = t[i];
+        t[out] = '\0';
+        size_t n = strlen(answer);
+        how = strncmp(t, answer, n) != 0 ? 0 : t[n] == '\0' ? 2 : 1;
+    }
+    free(t);
+    return how;
+}
+
+int lesson_quiz_choice(const struct lesson_block *quiz, const char *given)
+{
+    char *answer = given != NULL ? match_normalize_answer(given) : NULL;
+    int found = 0, prefixes = 0, whole = 0;
+
+    if (answer == NULL || answer[0] == '\0') {
+        free(answer);
+        return 0;
+    }
+    char *end;
+    long n = strtol(answer, &end, 10);
+    if (*end == '\0' && n >= 1 && (size_t)n <= quiz->choice_count) {
+        free(answer);
+        return (int)n;
+    }
+    for (size_t i = 0; i < quiz->choice_count && whole == 0; i++) {
+        int how = match_choice_text(quiz->choices[i].text, answer);
+        if (how == 2)
+            whole = (int)i + 1;
+        else if (how == 1 && prefixes++ == 0)
+            found = (int)i + 1;
+    }
+    free(answer);
+    return whole > 0 ? whole : prefixes > 1 ? -1 : found;
+}

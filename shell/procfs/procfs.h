@@ -133,6 +133,11 @@ int procfs_tree_add(struct procfs_tree *tree, const struct procfs_status *status
  * NS_GET_PARENT). On failure the tree is empty (freeing it is harmless). */
 int procfs_read_tree(const char *proc_root, struct procfs_tree *tree);
 void procfs_tree_free(struct procfs_tree *tree);
+/* Leaves out of the tree every process for which drop() says 1 (its
+ * namespace stays, with fewer members). Returns how many were left out. */
+size_t procfs_tree_remove(struct procfs_tree *tree,
+                          int (*drop)(const struct procfs_process *process, void *context),
+                          void *context);
 
 /* The ancestry of a process's PID namespace as the caller may see it:
  * chain[0] its own (PROC_ROOT/PID/ns/pid), then each parent by

@@ -164,6 +164,25 @@ int procfs_tree_add(struct procfs_tree *tree, const struct procfs_status *status
     return 0;
 }
 
+size_t procfs_tree_remove(struct procfs_tree *tree,
+                          int (*drop)(const struct procfs_process *process, void *context),
+                          void *context)
+{
+    size_t removed = 0;
+    for (size_t i = 0; i < tree->count; i++) {
+        struct procfs_pidns *ns = tree->all[i];
+        size_t kept = 0;
+        for (size_t j = 0; j < ns->member_count; j++) {
+            if (drop(&ns->members[j], context))
+                removed++;
+            else
+                ns->members[kept++] = ns->members[j];
+        }
+        ns->member_count = kept;
+    }
+    return removed;
+}
+
 void procfs_tree_free(struct procfs_tree *tree)
 {
     for (size_t i = 0; i < tree->count; i++) {

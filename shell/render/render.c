@@ -477,6 +477,81 @@ void render_textf(const struct render *r, enum render_style style, const char *f
     free(text);
 }
 
+/* Writes a cell padded with spaces to width columns. */
+static void write_padded(FILE *out, const char *cell, int width)
+{
+    int w = render_display_width(cell, strlen(cell));
+    fprintf(out, "%s%*s", cell, width > w ? width - w : 0, "");
+}
+
+/* Writes the last cell of a row wrapped to room columns, every line after
+ * the first margin columns in (the first goes on where the row is). */
+static void write_hanging(FILE *out, const char *cell, int room, int margin)
+{
+    char *wrapped = render_wrap(cell, room, 0);
+    const char *text = wrapped != NULL ? wrapped : cell;
+    for (const char *line = text, *nl; line != NULL; line = nl != NULL ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        if (line != text)
+            fprintf(out, "\n%*s", margin, "");
+        fwrite(line, 1, nl != NULL ? (size_t)(nl - line) : strlen(line), out);
+    }
+    free(wrapped);
+}
+
+static void write_table(FILE *out, int width, int indent, const char *const *cells, size_t rows,
+                        size_t columns)
+{
+    int widths[16] = {0}, lead = indent;
+    size_t last = columns - 1;
+    for (size_t c = 0; c < last; c++) {
+        for (size_t i = 0; i < rows; i++) {
+            const char *cell = cells[i * columns + c];
+            int w = render_display_width(cell, strlen(cell));
+            widths[c] = w > widths[c] ? w : widths[c];
+        }
+        lead += widths[c] + 2;
+    }
+    int stacked = width - lead < RENDER_TABLE_MIN;
+    for (size_t i = 0; i < rows; i++) {
+        const char *const *row = cells + i * columns;
+        fprintf(out, "%*s", indent, "");
+        for (size_t c = 0; c < last; c++) {
+            if (stacked && c + 1 == last) /* no blanks at the end of a line */
+                fputs(row[c], out);
+            else
+                write_padded(out, row[c], widths[c] + 2);
+        }
+        if (stacked && last > 0)
+            fprintf(out, "\n%*s", indent + 4, "");
+        if (stacked)
+            write_hanging(out, row[last], width - indent - 4, indent + 4);
+        else
+            write_hanging(out, row[last], width - lead, lead);
+        fputc('\n', out);
+    }
+}
+
+void render_table(const struct render *r, enum render_style style, int indent,
+                  const char *const *cells, size_t rows, size_t columns)
+{
+    char *text = NULL;
+    size_t size;
+    if (columns == 0 || columns > 16 || rows == 0)
+        return;
+    FILE *out = open_memstream(&text, &size);
+    if (out == NULL)
+        return;
+    write_table(out, r->width, indent > 0 ? indent : 0, cells, rows, columns);
+    if (fclose(out) == 0) {
+        char *clean = sanitize(text); /* drops the table's last newline */
+        print_lines(r, style, clean != NULL ? clean : text, NULL, NULL);
+        free(clean);
+    }
+    free(text);
+    fflush(r->out);
+}
+
 /* Lines after the first get the shell's own continuation prompt, "> ". */
 void render_command(const struct render *r, const char *prompt, const char *command)
 {

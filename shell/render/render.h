@@ -49,6 +49,17 @@ void render_text(const struct render *r, enum render_style style, const char *te
 /* printf-style render_text. */
 void render_textf(const struct render *r, enum render_style style, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Prints a table: rows of columns (cells row by row, rows * columns of
+ * them), the first line of it indent columns in. Every column but the last
+ * is padded to its widest cell, two spaces apart; the last wraps in the
+ * room left, its continuation lines under its first (a hanging indent).
+ * With less than RENDER_TABLE_MIN columns left for it, each row is its other
+ * cells on a line and the last one below them, wrapped, indent + 4 in. The
+ * spaces of the table are its own: they survive wrapping and colour. */
+#define RENDER_TABLE_MIN 24
+void render_table(const struct render *r, enum render_style style, int indent,
+                  const char *const *cells, size_t rows, size_t columns);
+
 /* Prints "$ command" (or "# command" when root in the lab) styled as a command. */
 void render_command(const struct render *r, const char *prompt, const char *command);
 /* Prints a code listing with line numbers starting at first_line. */

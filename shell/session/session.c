@@ -117,6 +117,33 @@ static char *ask(struct shell *sh, const char *prompt)
     return line;
 }
 
+static int run_line(struct shell *sh, const char *line)
+{
+    return command_execute(sh, line, strlen(line));
+}
+
+/* Runs what was typed at a question to leave its step (sh->pending_line),
+ * as if typed at the prompt. When the step stayed where it was (`sh ...`,
+ * `check`), says how to see the rest of it. Returns the last command's
+ * shell_result. */
+static int run_pending(struct shell *sh, int rc)
+{
+    while (rc != SHELL_EXIT && sh->pending_line != NULL) {
+        char *line = sh->pending_line;
+        unsigned shown = sh->steps_shown;
+        int lesson = sh->lesson_index, step = sh->step_index;
+        sh->pending_line = NULL;
+        rc = command_execute(sh, line, strlen(line));
+        free(line);
+        if (rc != SHELL_EXIT && sh->pending_line == NULL && shown == sh->steps_shown &&
+            lesson >= 0 && lesson == sh->lesson_index && step == sh->step_index &&
+            !sh->lesson_finished)
+            render_text(&sh->render, RENDER_NOTE,
+                        "(the step stopped at its question: `again` shows it from the start)");
+    }
+    return rc;
+}
+
 static void greet(struct shell *sh)
 {
     render_textf(&sh->render, RENDER_HEADING,
@@ -170,6 +197,8 @@ int session_run(struct shell *sh, const struct session_options *o)
         return tutor_auto(sh, o->auto_lessons);
     lineedit_open(&le);
     sh->ask = ask;
+    sh->question_line = command_question_line;
+    sh->run_line = run_line;
     if (o->present != NULL) {
         int status = tutor_present(sh, o->present);
         lineedit_close();
@@ -188,7 +217,7 @@ int session_run(struct shell *sh, const struct session_options *o)
                 fputs("\n", stdout);
             break;
         }
-        int rc = command_execute(sh, line, len);
+        int rc = run_pending(sh, command_execute(sh, line, len));
         free(line);
         failures += rc == SHELL_ERROR;
         tee_reap(0);
@@ -218,6 +247,8 @@ int session_close(struct shell *sh)
         changed = lab_close(sh->lab, stdout) != 0;
         sh->lab = NULL;
     }
+    free(sh->pending_line);
+    sh->pending_line = NULL;
     /* Progress was saved as it changed: nothing to write here. */
     progress_close(&sh->progress);
     if (sh->lessons != NULL)

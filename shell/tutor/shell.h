@@ -20,6 +20,12 @@ struct lesson;
  * dispatch prints the command's usage and makes it SHELL_ERROR. */
 enum shell_result { SHELL_OK = 0, SHELL_ERROR = 1, SHELL_EXIT = 2, SHELL_USAGE = 3 };
 
+/* What a line typed at a question (predict, quiz) is: an answer, or a
+ * command of the shell that only looks (help, ps: it runs, then the question
+ * is asked again), or any other command (the step stops, then it runs as if
+ * typed at the prompt). */
+enum shell_line { SHELL_LINE_ANSWER, SHELL_LINE_LOOKS, SHELL_LINE_MOVES };
+
 /* Where the shell finds what it needs (see shell_find_dirs). */
 struct shell_dirs {
     char lessons[PATH_MAX];     /* lessons/NN-name.adoc */
@@ -49,6 +55,15 @@ struct shell {
     /* Reads a line the learner types in answer to a question (predict,
      * quiz, confirmation); NULL at end of input. Set by main. */
     char *(*ask)(struct shell *sh, const char *prompt);
+    /* Set by main too, since the command table sits above the tutor: what
+     * a line typed at a question is as a command (NULL: always an answer),
+     * and running a line as at the prompt (returns a shell_result). */
+    enum shell_line (*question_line)(const char *line);
+    int (*run_line)(struct shell *sh, const char *line);
+    /* A command typed at a question that stops the step: the prompt loop
+     * runs it once the step has stopped (malloc'd; NULL when none). */
+    char *pending_line;
+    unsigned steps_shown; /* counts tutor_show_step calls */
 };
 
 /* "pidns-tutor: what failed: why" on stderr, one line. */

@@ -175,66 +175,143 @@ int tutor_run_command(struct shell *sh, const char *command, int background, cha
     return status;
 }
 
-static void ask_prediction(struct shell *sh, const struct lesson_block *b)
-{
-    char *given = NULL;
+/* What a question's ask_* returns: the question was answered (or given up
+ * with Enter), or the step is left (Ctrl-C, Ctrl-D, a command that moves). */
+enum question_end { QUESTION_ANSWERED, QUESTION_LEFT };
 
+/* A command typed at a question, up to 60 characters, for a note. */
+static void note_command(struct shell *sh, const char *format, const char *line)
+{
+    const char *s = line + strspn(line, " \t");
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    char shown[80];
+    snprintf(shown, sizeof shown, "%.*s%s", (int)(n > 60 ? 60 : n), s, n > 60 ? "..." : "");
+    render_textf(&sh->render, RENDER_NOTE, format, shown);
+}
+
+/* A line typed at a question that is no answer to it may be a command of
+ * the shell (see enum shell_line): one that only looks runs now, and the
+ * question is asked again (returns SHELL_LINE_LOOKS); any other is kept for
+ * the prompt loop, which runs it once the step has stopped
+ * (SHELL_LINE_MOVES). SHELL_LINE_ANSWER: not a command. A room's answer
+ * (--present) is never a command. */
+static enum shell_line question_command(struct shell *sh, const char *line)
+{
+    enum shell_line kind = SHELL_LINE_ANSWER;
+    if (sh->question_line != NULL && sh->run_line != NULL && !sh->presenting)
+        kind = sh->question_line(line);
+    if (kind == SHELL_LINE_LOOKS) {
+        note_command(sh, "(the question waits: running `%s`)", line);
+        sh->run_line(sh, line);
+        fputc('\n', sh->render.out);
+    } else if (kind == SHELL_LINE_MOVES) {
+        note_command(sh, "(the question is left unanswered: running `%s`)", line);
+        free(sh->pending_line);
+        sh->pending_line = strdup(line);
+    }
+    return kind;
+}
+
+/* Ctrl-D at a question leaves the tutorial, as at the prompt. */
+static void end_of_input(struct shell *sh)
+{
+    render_text(&sh->render, RENDER_NOTE, "(the question is left unanswered: Ctrl-D leaves)");
+    free(sh->pending_line);
+    sh->pending_line = strdup("quit");
+}
+
+static enum question_end ask_prediction(struct shell *sh, const struct lesson_block *b)
+{
     render_textf(&sh->render, RENDER_HEADING, "Predict: %s", b->text);
     if (sh->auto_mode || !sh->interactive || sh->ask == NULL) {
         render_textf(&sh->render, RENDER_NOTE, "(expected answer: %s)", b->answer);
-        return;
+        return QUESTION_ANSWERED;
     }
-    given = sh->ask(sh, "your prediction> ");
-    if (shell_interrupted)
-        return;
-    if (given == NULL || given[0] == '\0')
+    char *given = sh->ask(sh, "your prediction> ");
+    if (shell_interrupted) {
+        free(given);
+        return QUESTION_LEFT;
+    }
+    if (given == NULL) {
+        end_of_input(sh);
+        return QUESTION_LEFT;
+    }
+    /* An answer first: a command's name may be what the lesson expects. */
+    enum shell_line kind =
+        lesson_answer_matches(b->answer, given) ? SHELL_LINE_ANSWER : question_command(sh, given);
+    if (kind == SHELL_LINE_ANSWER && given[0] == '\0')
         render_textf(&sh->render, RENDER_NOTE,
                      "No guess? The lesson expects: %s. Watch:", b->answer);
-    else if (lesson_answer_matches(b->answer, given))
+    else if (kind == SHELL_LINE_ANSWER && lesson_answer_matches(b->answer, given))
         render_text(&sh->render, RENDER_GOOD, "Right. Let's see it happen:");
-    else
+    else if (kind == SHELL_LINE_ANSWER)
         render_textf(&sh->render, RENDER_NOTE,
                      "Not what the lesson expects (%s). Watch the output to see why:", b->answer);
     free(given);
+    if (kind == SHELL_LINE_LOOKS)
+        return ask_prediction(sh, b); /* the question again, after what ran */
+    return kind == SHELL_LINE_MOVES ? QUESTION_LEFT : QUESTION_ANSWERED;
 }
 
-/* Reads a choice number; 0 when the learner gives up (Enter, end of input). */
-static size_t ask_choice(struct shell *sh, size_t count)
+static void show_quiz(struct shell *sh, const struct lesson_block *b)
+{
+    render_textf(&sh->render, RENDER_HEADING, "Quiz: %s", b->text);
+    for (size_t i = 0; i < b->choice_count; i++)
+        render_textf(&sh->render, RENDER_PLAIN, "  %zu) %s", i + 1, b->choices[i].text);
+}
+
+/* Reads a choice, by its number or its text: its number, 0 when the learner
+ * gives up (Enter), -1 when the step is left. */
+static int ask_choice(struct shell *sh, const struct lesson_block *b)
 {
     for (;;) {
         char *given = sh->ask(sh, "your answer (number)> ");
-        if (given == NULL || given[0] == '\0') {
+        if (given == NULL && !shell_interrupted)
+            end_of_input(sh);
+        if (given == NULL || shell_interrupted) {
             free(given);
-            return 0;
+            return -1;
         }
-        char *end;
-        long n = strtol(given, &end, 10);
-        int ok = *end == '\0' && n >= 1 && (size_t)n <= count;
+        int n = lesson_quiz_choice(b, given);
+        enum shell_line kind =
+            n == 0 && given[0] != '\0' ? question_command(sh, given) : SHELL_LINE_ANSWER;
+        int empty = given[0] == '\0';
         free(given);
-        if (ok)
-            return (size_t)n;
-        render_textf(&sh->render, RENDER_NOTE,
-                     "Type a number from 1 to %zu (Enter shows the answer; "
-                     "Ctrl-C leaves the step).",
-                     count);
+        if (empty)
+            return 0;
+        if (n > 0)
+            return n;
+        if (kind == SHELL_LINE_MOVES)
+            return -1;
+        if (kind == SHELL_LINE_LOOKS)
+            show_quiz(sh, b);
+        else if (n == -1)
+            render_text(&sh->render, RENDER_NOTE,
+                        "Several answers start that way: type more of one, or its number.");
+        else
+            render_textf(&sh->render, RENDER_NOTE,
+                         "Type a number from 1 to %zu or the start of an answer (Enter shows "
+                         "the answer).",
+                         b->choice_count);
     }
 }
 
-static void ask_quiz(struct shell *sh, const struct lesson_block *b)
+static enum question_end ask_quiz(struct shell *sh, const struct lesson_block *b)
 {
     size_t correct = 0;
 
-    render_textf(&sh->render, RENDER_HEADING, "Quiz: %s", b->text);
-    for (size_t i = 0; i < b->choice_count; i++) {
-        render_textf(&sh->render, RENDER_PLAIN, "  %zu) %s", i + 1, b->choices[i].text);
-        if (b->choices[i].correct && correct == 0)
+    show_quiz(sh, b);
+    for (size_t i = 0; i < b->choice_count && correct == 0; i++)
+        if (b->choices[i].correct)
             correct = i + 1;
-    }
     int asking = !sh->auto_mode && sh->interactive && sh->ask != NULL;
     for (;;) {
-        size_t n = asking ? ask_choice(sh, b->choice_count) : correct;
-        if (shell_interrupted)
-            return;
+        int chosen = asking ? ask_choice(sh, b) : (int)correct;
+        if (chosen < 0)
+            return QUESTION_LEFT;
+        size_t n = (size_t)chosen;
         if (n == 0 || n == correct || !asking) {
             n = correct;
             render_textf(&sh->render, RENDER_GOOD, "Answer %zu is right.", n);
@@ -245,7 +322,7 @@ static void ask_quiz(struct shell *sh, const struct lesson_block *b)
         if (why != NULL)
             render_text(&sh->render, RENDER_NOTE, why);
         if (n == correct)
-            return;
+            return QUESTION_ANSWERED;
     }
 }
 
@@ -268,7 +345,8 @@ static void show_exercise(struct shell *sh, const struct lesson_block *b)
 }
 
 /* Shows one block; returns 1 when the step should count as failed, 2 when
- * it was interrupted. last_output holds the output of the last RUN. */
+ * it was interrupted, 3 when a question was left for a command
+ * (sh->pending_line). last_output holds the output of the last RUN. */
 static int show_block(struct shell *sh, const struct lesson_block *b,
                       const struct lesson_block *next, char **last_output)
 {
@@ -304,13 +382,15 @@ static int show_block(struct shell *sh, const struct lesson_block *b,
         render_text(&sh->render, RENDER_OUTPUT, b->text);
         return 1;
     case LESSON_PREDICT:
-        ask_prediction(sh, b);
+        if (ask_prediction(sh, b) == QUESTION_LEFT)
+            return sh->pending_line != NULL ? 3 : 2;
         return 0;
     case LESSON_EXERCISE:
         show_exercise(sh, b);
         return 0;
     case LESSON_QUIZ:
-        ask_quiz(sh, b);
+        if (ask_quiz(sh, b) == QUESTION_LEFT)
+            return sh->pending_line != NULL ? 3 : 2;
         return 0;
     }
     return 0;
@@ -330,6 +410,8 @@ static int show_blocks(struct shell *sh, size_t from, size_t to)
         if (step->blocks[i].type != LESSON_EXPECT)
             fputc('\n', sh->render.out); /* blocks read as paragraphs */
         int rc = show_block(sh, &step->blocks[i], next, &last_output);
+        if (rc == 3)
+            break; /* a command typed at a question: it says what happens next */
         if (rc == 2 || shell_interrupted) {
             render_text(&sh->render, RENDER_NOTE, "Step stopped. `again` runs it again.");
             failed = 1;
@@ -351,12 +433,13 @@ int tutor_show_step(struct shell *sh)
     size_t exercise = exercise_index(step);
 
     record(sh);
+    sh->steps_shown++;
     fputc('\n', sh->render.out);
     render_textf(&sh->render, RENDER_HEADING, "Lesson %d, step %d of %zu: %s", l->number,
                  sh->step_index + 1, l->step_count, step->title != NULL ? step->title : "");
     int failed = show_blocks(sh, 0, exercise < step->block_count ? exercise + 1 : exercise);
     if (!failed && sh->interactive && !sh->auto_mode && !sh->presenting &&
-        tutor_current_exercise(sh) == NULL)
+        sh->pending_line == NULL && tutor_current_exercise(sh) == NULL)
         render_text(&sh->render, RENDER_NOTE,
                     sh->step_index + 1 < (int)l->step_count
                         ? "(Enter: next step.  again: run this step again.  help: commands)"

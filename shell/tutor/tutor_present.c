@@ -45,7 +45,7 @@ static int present_step(struct shell *sh, int index, int step)
     tutor_enter(sh, index, step);
     present_fit_width(sh);
     tutor_show_step(sh);
-    if (shell_interrupted)
+    if (shell_interrupted || sh->pending_line != NULL) /* Ctrl-C, Ctrl-D at a question */
         return -1;
     const struct lesson_block *exercise = tutor_current_exercise(sh);
     if (exercise == NULL)
@@ -56,7 +56,7 @@ static int present_step(struct shell *sh, int index, int step)
     if (shell_interrupted)
         return -1;
     tutor_show_debrief(sh);
-    return shell_interrupted ? -1 : 0;
+    return shell_interrupted || sh->pending_line != NULL ? -1 : 0;
 }
 
 int tutor_present(struct shell *sh, const char *which)
@@ -93,6 +93,8 @@ int tutor_present(struct shell *sh, const char *which)
         render_text(&sh->render, RENDER_NOTE, "(presentation stopped)");
     }
     shell_interrupted = 0; /* the lab's cleanup must not be cut short */
+    free(sh->pending_line);
+    sh->pending_line = NULL;
     sh->lesson_index = -1;
     if (sh->lab != NULL)
         lab_cleanup(sh->lab, sh->render.out);

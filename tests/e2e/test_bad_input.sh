@@ -239,6 +239,16 @@ expect (1:1/2)>
 send quit\r
 X
 }
+row_sh_quiz_no_answer() {
+    pty quiz_no_answer 0 --lessons tests/fixtures/shell/questions <<'X'
+expect pidns-tutor> 
+send lesson 1\r
+expect your answer (number)> 
+send zzz\r
+expect your answer (number)> 
+send quit\r
+X
+}
 row_sh_ctrl_d() {
     pty ctrl_d 0 <<'X'
 expect pidns-tutor> 

@@ -176,7 +176,8 @@ static void test_bad_arguments_get_the_usage(void **state)
         {"ns -3", "usage: ns PID"},        {"sh", "usage: sh COMMAND LINE"},
         {"sh    ", "usage: sh COMMAND LINE"}, {"source", "usage: source EXAMPLE[:TAG]"},
         {"source a/b", "usage: source"},   {"reset now", "usage: reset [-y]"},
-        {"run", "usage: run EXAMPLE"},     {"ps extra", "usage: ps"},
+        {"run", "usage: run EXAMPLE"},     {"ps extra", "usage: ps [--all]"},
+        {"tree --al", "usage: tree [--all]"}, {"ps --all x", "usage: ps [--all]"},
         {"export", "usage: export LESSON [FILE]"}, {"lesson 'one", "a quote is not closed"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -247,6 +248,32 @@ static void test_help_lists_every_command_and_explains_one(void **state)
     take_errors(f);
     assert_int_equal(run(f, "help nosuch"), SHELL_ERROR);
     assert_non_null(strstr(take_errors(f), "unknown command 'nosuch'"));
+}
+
+static void test_a_line_at_a_question_is_a_command_only_when_it_names_one(void **state)
+{
+    (void)state;
+    assert_int_equal(command_question_line("help"), SHELL_LINE_LOOKS);
+    assert_int_equal(command_question_line(" help ps "), SHELL_LINE_LOOKS);
+    assert_int_equal(command_question_line("ps"), SHELL_LINE_LOOKS);
+    assert_int_equal(command_question_line("status"), SHELL_LINE_LOOKS);
+    assert_int_equal(command_question_line("next"), SHELL_LINE_MOVES);
+    assert_int_equal(command_question_line("lesson 3"), SHELL_LINE_MOVES);
+    assert_int_equal(command_question_line("quit"), SHELL_LINE_MOVES);
+    assert_int_equal(command_question_line("sh ls /proc2"), SHELL_LINE_MOVES);
+    /* Guesses: no command, a prefix only, or arguments the command refuses. */
+    assert_int_equal(command_question_line("1"), SHELL_LINE_ANSWER);
+    assert_int_equal(command_question_line("yes"), SHELL_LINE_ANSWER);
+    assert_int_equal(command_question_line("he"), SHELL_LINE_ANSWER);
+    assert_int_equal(command_question_line("lesson"), SHELL_LINE_ANSWER);
+    assert_int_equal(command_question_line("next step please"), SHELL_LINE_ANSWER);
+    assert_int_equal(command_question_line("sh  "), SHELL_LINE_ANSWER);
+    assert_int_equal(command_question_line(""), SHELL_LINE_ANSWER);
+    /* What only looks is flagged in the table, never listed elsewhere. */
+    for (size_t i = 0; i < command_count; i++)
+        if (command_table[i].flags & COMMAND_LOOKS)
+            assert_true(command_table[i].handler != cmd_next &&
+                        command_table[i].handler != cmd_quit && command_table[i].handler != cmd_sh);
 }
 
 static void test_quit_exits_and_blank_or_comment_lines_do_nothing(void **state)
@@ -407,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_split_handles_quotes_and_escapes),
         cmocka_unit_test(test_absurd_lines_are_refused_politely),
         cmocka_unit_test(test_help_lists_every_command_and_explains_one),
+        cmocka_unit_test(test_a_line_at_a_question_is_a_command_only_when_it_names_one),
         cmocka_unit_test(test_quit_exits_and_blank_or_comment_lines_do_nothing),
         cmocka_unit_test(test_lesson_commands_without_a_lesson_say_what_to_do),
         cmocka_unit_test(test_commands_needing_the_lab_say_it_is_not_open),

@@ -108,6 +108,30 @@ static void test_answers_ignore_case_and_blanks(void **state)
     assert_false(lesson_answer_matches(NULL, "1"));
 }
 
+static void test_a_quiz_takes_a_choice_by_number_or_by_its_text(void **state)
+{
+    struct lesson_choice choices[] = {
+        {.text = "The processes of the reader's namespace."},
+        {.text = "The processes of the mounter's namespace."},
+        {.text = "`rmdir` fails."},
+        {.text = "32: the kernel's limit."},
+    };
+    struct lesson_block quiz = {.type = LESSON_QUIZ, .choices = choices, .choice_count = 4};
+    (void)state;
+    assert_int_equal(lesson_quiz_choice(&quiz, "2"), 2);
+    assert_int_equal(lesson_quiz_choice(&quiz, " 4 "), 4);
+    assert_int_equal(lesson_quiz_choice(&quiz, "the processes of the MOUNTER"), 2);
+    assert_int_equal(lesson_quiz_choice(&quiz, "The  processes of the reader's namespace."), 1);
+    assert_int_equal(lesson_quiz_choice(&quiz, "the processes"), -1); /* starts two */
+    assert_int_equal(lesson_quiz_choice(&quiz, "rmdir"), 3);          /* backticks ignored */
+    assert_int_equal(lesson_quiz_choice(&quiz, "32"), 4);             /* no choice 32: text */
+    assert_int_equal(lesson_quiz_choice(&quiz, "5"), 0);
+    assert_int_equal(lesson_quiz_choice(&quiz, "help"), 0);
+    assert_int_equal(lesson_quiz_choice(&quiz, "mounter"), 0); /* a prefix, not a substring */
+    assert_int_equal(lesson_quiz_choice(&quiz, ""), 0);
+    assert_int_equal(lesson_quiz_choice(&quiz, NULL), 0);
+}
+
 static void test_long_pathological_pattern_is_fast(void **state)
 {
     (void)state;
@@ -131,6 +155,7 @@ int main(void)
         cmocka_unit_test(test_whole_lines_must_match_and_nothing_extra),
         cmocka_unit_test(test_unordered_expect_accepts_any_order),
         cmocka_unit_test(test_answers_ignore_case_and_blanks),
+        cmocka_unit_test(test_a_quiz_takes_a_choice_by_number_or_by_its_text),
         cmocka_unit_test(test_long_pathological_pattern_is_fast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

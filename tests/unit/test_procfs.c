@@ -503,6 +503,29 @@ static void test_tree_siblings_and_sorted_members(void **state)
     procfs_tree_free(&t);
 }
 
+static int named_multi(const struct procfs_process *p, void *context)
+{
+    (void)context;
+    return strcmp(p->status.name, "multi_pidns") == 0;
+}
+
+static void test_tree_remove_leaves_processes_out_and_keeps_namespaces(void **state)
+{
+    (void)state;
+    struct procfs_tree t;
+    build_five_deep(&t);
+    assert_int_equal(procfs_tree_remove(&t, named_multi, NULL), 4);
+    assert_int_equal(t.count, 6);
+    assert_int_equal(t.root->member_count, 1);
+    assert_null(procfs_tree_find_process(&t, 503, NULL));
+    assert_non_null(procfs_tree_find_process(&t, 505, NULL));
+    char *text = procfs_format_ps(&t);
+    assert_null(strstr(text, "multi_pidns"));
+    assert_non_null(strstr(text, "bash"));
+    free(text);
+    procfs_tree_free(&t);
+}
+
 static void test_tree_rejects_contradictions_and_stays_unchanged(void **state)
 {
     (void)state;
@@ -648,6 +671,7 @@ int main(void)
         cmocka_unit_test(test_read_mounts_of_a_process),
         cmocka_unit_test(test_tree_of_a_five_deep_chain),
         cmocka_unit_test(test_tree_siblings_and_sorted_members),
+        cmocka_unit_test(test_tree_remove_leaves_processes_out_and_keeps_namespaces),
         cmocka_unit_test(test_tree_rejects_contradictions_and_stays_unchanged),
         cmocka_unit_test(test_tree_accepts_33_levels_and_old_kernels),
         cmocka_unit_test(test_format_tree_text),

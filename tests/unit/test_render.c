@@ -403,6 +403,64 @@ static void test_output_is_not_wrapped_and_cannot_move_the_cursor(void **state)
     free(text);
 }
 
+/* A copy of s without its escape sequences (what the terminal shows). */
+static char *visible(const char *s)
+{
+    char *out = strdup(s), *o = out;
+    for (const char *p = s; *p != '\0'; p++) {
+        if (*p == '\033') {
+            p += 1 + strspn(p + 2, "0123456789;") + 1;
+            continue;
+        }
+        *o++ = *p;
+    }
+    *o = '\0';
+    return out;
+}
+
+static void test_a_table_keeps_its_columns_when_it_wraps(void **state)
+{
+    (void)state;
+    const char *cells[] = {"lesson N|NAME",
+                           "start or resume a lesson",
+                           "ns PID",
+                           "show a process's namespace links, as readlink shows them",
+                           "run EXAMPLE [ARGS...]",
+                           "run a bundled example in the lab"};
+    char *text;
+    CAPTURE(text, 0, 100, render_table(&r, RENDER_PLAIN, 2, cells, 3, 2));
+    assert_string_equal(text,
+                        "  lesson N|NAME          start or resume a lesson\n"
+                        "  ns PID                 show a process's namespace links, as readlink "
+                        "shows them\n"
+                        "  run EXAMPLE [ARGS...]  run a bundled example in the lab\n");
+    free(text);
+    /* Narrower: the last column wraps under itself (25 columns in). */
+    CAPTURE(text, 0, 60, render_table(&r, RENDER_PLAIN, 2, cells, 3, 2));
+    assert_string_equal(text, "  lesson N|NAME          start or resume a lesson\n"
+                              "  ns PID                 show a process's namespace links,\n"
+                              "                         as readlink shows them\n"
+                              "  run EXAMPLE [ARGS...]  run a bundled example in the lab\n");
+    free(text);
+    /* Too narrow for two columns: each summary below its synopsis. */
+    CAPTURE(text, 0, 40, render_table(&r, RENDER_PLAIN, 2, cells, 3, 2));
+    assert_string_equal(text, "  lesson N|NAME\n      start or resume a lesson\n"
+                              "  ns PID\n      show a process's namespace links,\n"
+                              "      as readlink shows them\n"
+                              "  run EXAMPLE [ARGS...]\n      run a bundled example in the lab\n");
+    free(text);
+    /* In colour the terminal shows the same columns. */
+    char *plain;
+    CAPTURE(plain, 0, 60, render_table(&r, RENDER_NOTE, 2, cells, 3, 2));
+    CAPTURE(text, 1, 60, render_table(&r, RENDER_NOTE, 2, cells, 3, 2));
+    assert_only_sgr(text);
+    char *seen = visible(text);
+    assert_string_equal(seen, plain);
+    free(seen);
+    free(plain);
+    free(text);
+}
+
 static void test_command_prompt_and_continuation(void **state)
 {
     (void)state;
@@ -534,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_highlight_without_colour_changes_nothing),
         cmocka_unit_test(test_text_styles_wrap_and_reset_every_line),
         cmocka_unit_test(test_output_is_not_wrapped_and_cannot_move_the_cursor),
+        cmocka_unit_test(test_a_table_keeps_its_columns_when_it_wraps),
         cmocka_unit_test(test_command_prompt_and_continuation),
         cmocka_unit_test(test_code_listing_numbers_aligned),
         cmocka_unit_test(test_notes_relate_the_values),

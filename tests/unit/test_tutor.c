@@ -8,6 +8,7 @@
 #include "lesson/lesson.h"
 #include "procfs/procfs.h"
 #include "tutor/tutor.h"
+#include "cmd/commands.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,16 @@ static char *scripted_ask(struct shell *sh, const char *prompt)
         return NULL;
     current->next_answer++;
     return strdup(a);
+}
+
+/* What a command typed at a question ran (the scripted prompt's lines). */
+static char ran[256];
+
+static int scripted_run_line(struct shell *sh, const char *line)
+{
+    (void)sh;
+    snprintf(ran + strlen(ran), sizeof ran - strlen(ran), "[%s]", line);
+    return SHELL_OK;
 }
 
 static int setup(void **state)
@@ -156,6 +167,57 @@ static void test_quiz_explains_a_wrong_answer_then_accepts_the_right_one(void **
     assert_non_null(tutor_current_exercise(&f->sh));
 }
 
+/* A command typed at a question: one that only looks runs and the question
+ * comes again; one that moves is left to the prompt loop and the step stops
+ * there, unanswered; an answer that names no command stays an answer. */
+static void test_a_command_at_a_question_runs_or_leaves_the_step(void **state)
+{
+    struct fixture *f = *state;
+    size_t before = f->out_len;
+    f->sh.interactive = 1;
+    f->sh.question_line = command_question_line;
+    f->sh.run_line = scripted_run_line;
+    ran[0] = '\0';
+    f->answers[0] = "help";
+    f->answers[1] = "lesson 2";
+    f->answers[2] = NULL;
+    f->next_answer = 0;
+    tutor_enter(&f->sh, 0, 0);
+    assert_int_equal(tutor_show_step(&f->sh), SHELL_OK);
+    const char *out = output(f) + before;
+    assert_string_equal(ran, "[help]");
+    assert_non_null(strstr(out, "(the question waits: running `help`)"));
+    const char *again =
+        strstr(strstr(out, "running `help`"), "Predict: What does the command print?");
+    assert_non_null(again);
+    assert_non_null(strstr(again, "(the question is left unanswered: running `lesson 2`)"));
+    assert_null(strstr(out, "echo hello")); /* the step stopped before its command */
+    assert_null(strstr(out, "Step stopped"));
+    assert_null(strstr(out, "(Enter: next step"));
+    assert_string_equal(f->sh.pending_line, "lesson 2");
+    free(f->sh.pending_line);
+    f->sh.pending_line = NULL;
+
+    /* Ctrl-D (end of input) leaves the tutorial: a `quit` for the loop. */
+    f->next_answer = 2;
+    assert_int_equal(tutor_show_step(&f->sh), SHELL_OK);
+    assert_string_equal(f->sh.pending_line, "quit");
+    free(f->sh.pending_line);
+    f->sh.pending_line = NULL;
+
+    /* The debrief's quiz, answered by the start of a choice's text. */
+    before = f->out_len;
+    f->answers[0] = "in the LAB";
+    f->answers[1] = NULL;
+    f->next_answer = 0;
+    tutor_enter(&f->sh, 0, 1);
+    assert_int_equal(tutor_show_debrief(&f->sh), SHELL_OK);
+    assert_non_null(strstr(output(f) + before, "Answer 2 is right."));
+    assert_null(f->sh.pending_line);
+    f->sh.question_line = NULL;
+    f->sh.run_line = NULL;
+}
+
 static void test_auto_mode_answers_itself(void **state)
 {
     struct fixture *f = *state;
@@ -233,6 +295,7 @@ int main(void)
         cmocka_unit_test(test_lessons_are_found_by_number_id_name_or_prefix),
         cmocka_unit_test(test_step_shows_text_code_prediction_and_command_in_order),
         cmocka_unit_test(test_quiz_explains_a_wrong_answer_then_accepts_the_right_one),
+        cmocka_unit_test(test_a_command_at_a_question_runs_or_leaves_the_step),
         cmocka_unit_test(test_auto_mode_answers_itself),
         cmocka_unit_test(test_notes_relate_pids_and_namespace_links),
     };
