@@ -198,8 +198,8 @@ int cmd_sh(struct shell *sh, int argc, char **argv)
         status = run_sh_part(sh, &line.parts[i]);
     if (line.nested_background && status != 130 && status != -1)
         render_text(&sh->render, RENDER_NOTE,
-                    "(what `&` starts inside ( ), { } or a loop ends with the line: "
-                    "end the line itself with & to keep a program running)");
+                    "(a `&` inside ( ), { } or a loop lasts only as long as the line; "
+                    "`sh PROG &` keeps a program running)");
     sh_line_free(&line);
     return status == 0 ? SHELL_OK : SHELL_ERROR;
 }
