@@ -23,6 +23,7 @@ struct scan {
     int cmdpos;  /* the next word starts a command (may be a reserved word) */
     int broken;  /* an unclosed quote or bracket, a stray closer: /bin/sh decides */
     int nested_background;
+    int manages_jobs; /* uses $!, or wait, jobs, fg, bg */
     /* the top level's separators, for the caller (NULL inside $(...)) */
     struct sh_line *line;
     const char *part_start;
@@ -34,6 +35,14 @@ static const char *scan_commands(struct scan *s, const char *p, int in_substitut
 static int is_delimiter(char c)
 {
     return c == '\0' || strchr(" \t\n;&|()<>", c) != NULL;
+}
+
+/* One plain character; $! is noted. */
+static const char *skip_plain(struct scan *s, const char *p)
+{
+    if (p[0] == '$' && p[1] == '!')
+        s->manages_jobs = 1;
+    return p + 1;
 }
 
 static const char *skip_backquoted(struct scan *s, const char *p)
@@ -59,6 +68,7 @@ static const char *skip_substitution(struct scan *s, const char *p)
     p = scan_commands(&inner, p, 1);
     s->broken |= inner.broken;
     s->nested_background |= inner.nested_background;
+    s->manages_jobs |= inner.manages_jobs;
     return p;
 }
 
@@ -108,7 +118,7 @@ static const char *skip_double_quoted(struct scan *s, const char *p)
         else if (p[0] == '$' && p[1] == '{')
             p = skip_parameter(s, p + 2);
         else
-            p++;
+            p = skip_plain(s, p);
     }
     if (*p != '"') {
         s->broken = 1;
@@ -137,7 +147,7 @@ static const char *skip_word(struct scan *s, const char *p)
         else if (p[0] == '$' && p[1] == '{')
             p = skip_parameter(s, p + 2);
         else
-            p++;
+            p = skip_plain(s, p);
     }
     return p;
 }
@@ -212,6 +222,8 @@ static const char *reserved_word(struct scan *s, const char *start, const char *
         s->cmdpos = 0;
         return skip_case(s, end);
     }
+    s->manages_jobs |= word_is(start, end, "wait") || word_is(start, end, "jobs") ||
+                       word_is(start, end, "fg") || word_is(start, end, "bg");
     s->cmdpos = 0;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         if (!word_is(start, end, words[i].word))
@@ -344,8 +356,8 @@ int sh_line_split(const char *line, struct sh_line *out)
         sh_line_free(out);
         return -1;
     }
-    int nested = s.nested_background && !s.broken;
-    if (s.broken || !s.top_background) {
+    int nested = s.nested_background && !s.broken && !s.manages_jobs;
+    if (s.broken || !s.top_background || s.manages_jobs) {
         sh_line_free(out);
         if (add_part(out, line, line + strlen(line), 0) == -1)
             return -1;

@@ -6,7 +6,9 @@
  * a job of the lab. So the line is cut where /bin/sh would cut it: at each
  * `;`, `&` or newline that is not inside quotes, brackets, a $(...) or a
  * compound command (if, for, while, until, case, { }), and not part of `&&`
- * or of a redirection such as `2>&1`. Pure: no I/O.
+ * or of a redirection such as `2>&1`. A line that manages its background
+ * processes itself (it uses $!, or wait, jobs, fg, bg) means them to last
+ * only as long as the line: it stays whole. Pure: no I/O.
  */
 #ifndef PIDNS_TUTOR_SH_LINE_H
 #define PIDNS_TUTOR_SH_LINE_H
@@ -27,9 +29,10 @@ struct sh_line {
 };
 
 /* Cuts line into its commands when one of them ends in `&`. Otherwise (no
- * such `&`, or a line /bin/sh would refuse: an unclosed quote or bracket, an
- * empty command before a separator) the line stays whole: one foreground
- * part, the line as given. Returns 0, or -1 when out of memory. */
+ * such `&`, a line that manages its jobs, or a line /bin/sh would refuse: an
+ * unclosed quote or bracket, an empty command before a separator) the line
+ * stays whole: one foreground part, the line as given. Returns 0, or -1 when
+ * out of memory. */
 int sh_line_split(const char *line, struct sh_line *out);
 void sh_line_free(struct sh_line *l);
 

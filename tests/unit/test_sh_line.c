@@ -110,6 +110,19 @@ static void test_what_sh_refuses_is_left_to_sh(void **state)
     expect_split("a &&", "a &&", 0);
 }
 
+static void test_a_line_that_manages_its_jobs_stays_whole(void **state)
+{
+    (void)state;
+    expect_split("sleep 603 & kill -0 $! && echo alive; kill $!",
+                 "sleep 603 & kill -0 $! && echo alive; kill $!", 0);
+    expect_split("a & b & wait", "a & b & wait", 0);
+    expect_split("a & echo \"started $!\"", "a & echo \"started $!\"", 0);
+    expect_split("a & o=$(jobs)", "a & o=$(jobs)", 0);
+    expect_split("(sleep 1 & wait)", "(sleep 1 & wait)", 0); /* no note: it waits */
+    expect_split("a & echo wait", "&a | echo wait", 0);       /* an argument, not the builtin */
+    expect_split("a & echo '$!'", "&a | echo '$!'", 0);       /* quoted: no $! */
+}
+
 static void test_deep_nesting_is_refused_not_recursed(void **state)
 {
     (void)state;
@@ -131,6 +144,7 @@ int main(void)
         cmocka_unit_test(test_redirections_with_ampersands_are_no_separators),
         cmocka_unit_test(test_an_ampersand_inside_a_compound_stays_inside),
         cmocka_unit_test(test_what_sh_refuses_is_left_to_sh),
+        cmocka_unit_test(test_a_line_that_manages_its_jobs_stays_whole),
         cmocka_unit_test(test_deep_nesting_is_refused_not_recursed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
