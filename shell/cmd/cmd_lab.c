@@ -3,6 +3,7 @@
  */
 #include "cmd/cmd.h"
 #include "cmd/commands.h"
+#include "cmd/sh_line.h"
 #include "lab/lab.h"
 #include "procfs/procfs.h"
 #include "render/tee.h"
@@ -82,13 +83,16 @@ int check_run_args(struct shell *sh, int argc, char **argv)
 int cmd_run(struct shell *sh, int argc, char **argv)
 {
     char line[COMMAND_LINE_MAX + 256] = "";
+    /* A last word "&" is what a shell user types to say "in the background". */
+    int background = argc > 2 && strcmp(argv[argc - 1], "&") == 0;
 
     /* A plain program call: the lab execs it, so the example is the job. */
     snprintf(line, sizeof line, "%s", argv[1]);
-    for (int i = 2; i < argc; i++)
+    for (int i = 2; i < argc - background; i++)
         if (append_quoted(line, sizeof line, argv[i]) == -1)
             return SHELL_USAGE;
-    int status = tutor_run_command(sh, line, 1, NULL);
+    int status = tutor_run_command(
+        sh, line, (background ? TUTOR_RUN_BACKGROUND : TUTOR_RUN_MAY_STAY) | TUTOR_RUN_TYPED, NULL);
     if (status != 0 && status != 130)
         render_textf(&sh->render, RENDER_BAD, "(%s exited with status %d)", argv[1], status);
     return status == 0 ? SHELL_OK : SHELL_ERROR;
@@ -160,11 +164,12 @@ static int init_catches(struct shell *sh, int sig)
     return caught;
 }
 
-int cmd_sh(struct shell *sh, int argc, char **argv)
+/* One command of a `sh` line, in the foreground or (`CMD &`) as a job. */
+static int run_sh_part(struct shell *sh, const struct sh_line_part *part)
 {
-    (void)argc;
-    int status = tutor_run_command(sh, argv[1], 0, NULL);
-    int sig = status == 0 ? signal_to_init(argv[1]) : 0;
+    int mode = (part->background ? TUTOR_RUN_BACKGROUND : TUTOR_RUN_FOREGROUND) | TUTOR_RUN_TYPED;
+    int status = tutor_run_command(sh, part->text, mode, NULL);
+    int sig = status == 0 ? signal_to_init(part->text) : 0;
     if (sig != 0 && init_catches(sh, sig) == 0) {
         char *note = render_note_init_signal(sigabbrev_np(sig));
         if (note != NULL)
@@ -173,6 +178,29 @@ int cmd_sh(struct shell *sh, int argc, char **argv)
     }
     if (status > 0 && status != 130)
         render_textf(&sh->render, RENDER_NOTE, "(exit status %d)", status);
+    return status;
+}
+
+/* The line runs whole, as one /bin/sh -c, unless a command of it ends in
+ * `&`: then each command runs in turn (sh_line.h), those ending in `&` as
+ * jobs of the lab that outlive the line, the others in the foreground. */
+int cmd_sh(struct shell *sh, int argc, char **argv)
+{
+    struct sh_line line;
+    int status = 0;
+
+    (void)argc;
+    if (sh_line_split(argv[1], &line) == -1) {
+        shell_error(sh, "out of memory");
+        return SHELL_ERROR;
+    }
+    for (size_t i = 0; i < line.count && status != 130 && status != -1; i++)
+        status = run_sh_part(sh, &line.parts[i]);
+    if (line.nested_background && status != 130 && status != -1)
+        render_text(&sh->render, RENDER_NOTE,
+                    "(a `&` inside ( ), { } or a loop lasts only as long as the line; "
+                    "`sh PROG &` keeps a program running)");
+    sh_line_free(&line);
     return status == 0 ? SHELL_OK : SHELL_ERROR;
 }
 

@@ -78,11 +78,12 @@ const struct command command_table[] = {
     },
     {
         .name = "run",
-        .synopsis = "run EXAMPLE [ARGS...]",
+        .synopsis = "run EXAMPLE [ARGS...] [&]",
         .summary = "run a bundled example in the lab",
         .help = "Runs one of the bundled example programs in the lab with its output live. An example "
                 "that keeps running (one that ends in sleep) goes on in the background, like the "
-                "article's ^Z; `status` lists it and `cleanup` stops it.",
+                "article's ^Z; `status` lists it and `cleanup` stops it. A last `&` puts it in the "
+                "background at once, out of Ctrl-C's reach.",
         .handler = cmd_run,
         .check_args = check_run_args,
         .completer = complete_examples,
@@ -95,9 +96,14 @@ const struct command command_table[] = {
         .synopsis = "sh COMMAND LINE",
         .summary = "run a shell command line in the lab",
         .help = "Runs any shell command line in the lab (with /bin/sh), with its live output: for "
-                "example `sh ls -d /proc2/[1-9]*` or `sh readlink /proc/1/ns/pid`. Ctrl-C stops it. "
-                "A signal sent to PID 1 (the lab's init) that the init does not catch gets a "
-                "note on why nothing happened.",
+                "example `sh ls -d /proc2/[1-9]*` or `sh readlink /proc/1/ns/pid`. Ctrl-C stops it; "
+                "after 3 s a note says so. A command ending in `&` runs in the background as a job "
+                "of the lab, like `run`: `sh pidns_init_sleep /proc2 &`; `status` lists it, "
+                "`cleanup` stops it, Ctrl-C does not reach it. In `sh a & b`, a is a job and b "
+                "runs in the foreground; each command of such a line runs in a shell of its own "
+                "(a `cd` or a variable does not carry over: join with && for that). A `&` inside "
+                "( ), { } or a loop lasts only as long as the line. A signal sent to PID 1 (the "
+                "lab's init) that the init does not catch gets a note on why nothing happened.",
         .handler = cmd_sh,
         .min_args = 1,
         .max_args = 1,

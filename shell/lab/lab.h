@@ -98,6 +98,12 @@ int lab_capture(struct lab *lab, const char *command_line, char **output);
  * -1 on error. */
 int lab_start(struct lab *lab, const char *command_line, int out_fd, int *status, int *job_id);
 
+/* lab_start() for a command the learner put in the background (`sh CMD &`):
+ * the same, except that Ctrl-C while it settles does not reach it (it never
+ * has the terminal): the wait ends, and it is a job at once. */
+int lab_start_background(struct lab *lab, const char *command_line, int out_fd, int *status,
+                         int *job_id);
+
 struct lab_job {
     int id;
     pid_t pid;     /* in the shell's (the host's) PID namespace */
@@ -105,7 +111,8 @@ struct lab_job {
     const char *command;
     int running;
 };
-/* The jobs started by lab_start(), finished ones included until cleanup. */
+/* The jobs started by lab_start() and lab_start_background(), finished ones
+ * included until cleanup. */
 size_t lab_jobs(struct lab *lab, const struct lab_job **jobs);
 
 /* Stops every job and every other process of the lab but its keeper and the

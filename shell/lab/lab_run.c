@@ -153,37 +153,46 @@ struct capture {
     size_t len, cap;
 };
 
-/* Waits until the runner ends (returns 0, exit code in *code) or, when
- * stop_at_settle, until it says the command settled (returns 1). Output to
- * capture is collected; a SIGINT to the shell is forwarded to the command. */
+/* What wait_runner() waits for. */
+enum wait_until {
+    WAIT_END,     /* the runner's end; a SIGINT to the shell goes on to the command */
+    WAIT_SETTLED, /* the same, or the command settled (lab_start) */
+    WAIT_SETTLED_OR_SIGINT, /* the same, but a SIGINT ends the wait and does not
+                               reach the command (lab_start_background) */
+};
+
+/* Waits until the runner ends (returns 0, exit code in *code) or, as until
+ * says, until the command settled (returns 1). Output to capture is
+ * collected. */
 static int wait_runner(struct lab *lab, struct runner_handle *h, const struct sigint_guard *g,
-                       struct capture *cap, int stop_at_settle, int *code)
+                       struct capture *cap, enum wait_until until, int *code)
 {
-    int settled = 0;
+    int settled = 0, stop = 0;
     while (h->status_fd != -1 || cap->fd != -1) {
         struct pollfd fds[2] = {{h->status_fd, POLLIN, 0}, {cap->fd, POLLIN, 0}};
         if (ppoll(fds, 2, NULL, &g->wait_mask) == -1) {
             if (errno != EINTR)
                 return lab_set_error(lab, "poll: %s", strerror(errno));
-            if (got_sigint) {
-                got_sigint = 0;
+            if (got_sigint && until == WAIT_SETTLED_OR_SIGINT)
+                stop = 1;
+            else if (got_sigint)
                 kill(-h->pid, SIGINT);
-            }
-            continue;
-        }
-        if (fds[0].revents != 0)
+            got_sigint = 0;
+        } else if (fds[0].revents != 0) {
             read_message(h, &settled);
-        if (settled && stop_at_settle)
+        }
+        /* A job is known by its command's PID: the runner sends it first. */
+        if ((settled && until != WAIT_END) || (stop && h->command_lab_pid != 0))
             return 1;
-        if (fds[1].revents != 0) {
-            char buf[8192];
-            ssize_t n = read(cap->fd, buf, sizeof buf);
-            if (n > 0 && append(&cap->text, &cap->len, &cap->cap, buf, (size_t)n) == -1)
-                return lab_set_error(lab, "out of memory");
-            if (n == 0 || (n == -1 && errno != EINTR)) {
-                close(cap->fd);
-                cap->fd = -1;
-            }
+        if (fds[1].revents == 0)
+            continue;
+        char buf[8192];
+        ssize_t n = read(cap->fd, buf, sizeof buf);
+        if (n > 0 && append(&cap->text, &cap->len, &cap->cap, buf, (size_t)n) == -1)
+            return lab_set_error(lab, "out of memory");
+        if (n == 0 || (n == -1 && errno != EINTR)) {
+            close(cap->fd);
+            cap->fd = -1;
         }
     }
     int status;
@@ -209,7 +218,7 @@ int lab_run(struct lab *lab, const char *command_line, int out_fd, int err_fd)
     spec.use_tty = isatty(0) && tcgetpgrp(0) == getpgrp() && tcgetattr(0, &modes) == 0;
     guard_begin(&guard);
     if (spawn_runner(lab, &spec, &h) == 0) {
-        if (wait_runner(lab, &h, &guard, &none, 0, &code) == -1)
+        if (wait_runner(lab, &h, &guard, &none, WAIT_END, &code) == -1)
             code = -1;
         if (h.status_fd != -1)
             close(h.status_fd);
@@ -239,7 +248,7 @@ int lab_capture(struct lab *lab, const char *command_line, char **output)
     close(pipefd[1]);
     cap.fd = pipefd[0];
     if (started) {
-        if (wait_runner(lab, &h, &guard, &cap, 0, &code) == -1)
+        if (wait_runner(lab, &h, &guard, &cap, WAIT_END, &code) == -1)
             code = -1;
         if (h.status_fd != -1)
             close(h.status_fd);
@@ -278,7 +287,8 @@ static int add_job(struct lab *lab, const char *command_line, const struct runne
     return slot->job.id;
 }
 
-int lab_start(struct lab *lab, const char *command_line, int out_fd, int *status, int *job_id)
+static int start_job(struct lab *lab, const char *command_line, int out_fd, enum wait_until until,
+                     int *status, int *job_id)
 {
     struct lab_runner_spec spec = {command_line, 0, out_fd, out_fd, out_fd, 0};
     struct sigint_guard guard;
@@ -288,7 +298,7 @@ int lab_start(struct lab *lab, const char *command_line, int out_fd, int *status
 
     guard_begin(&guard);
     if (spawn_runner(lab, &spec, &h) == 0) {
-        rc = wait_runner(lab, &h, &guard, &none, 1, &code);
+        rc = wait_runner(lab, &h, &guard, &none, until, &code);
         if (h.status_fd != -1)
             close(h.status_fd);
     }
@@ -305,6 +315,17 @@ int lab_start(struct lab *lab, const char *command_line, int out_fd, int *status
         *status = code;
     }
     return rc;
+}
+
+int lab_start(struct lab *lab, const char *command_line, int out_fd, int *status, int *job_id)
+{
+    return start_job(lab, command_line, out_fd, WAIT_SETTLED, status, job_id);
+}
+
+int lab_start_background(struct lab *lab, const char *command_line, int out_fd, int *status,
+                         int *job_id)
+{
+    return start_job(lab, command_line, out_fd, WAIT_SETTLED_OR_SIGINT, status, job_id);
 }
 
 int lab_job_reap(struct lab *lab, struct lab_job_slot *slot, int block)

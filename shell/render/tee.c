@@ -33,6 +33,10 @@ struct relay {
     size_t capture_len;
     char line[TEE_LINE_MAX + 1];
     size_t line_len;
+    int at_line_start; /* what was shown last ended a line (or nothing was) */
+    const char *note;  /* to show once when due; NULL when none is left */
+    int note_due;
+    struct timespec note_at;
 };
 
 static pid_t relays[TEE_RELAYS_MAX]; /* started, not yet reaped */
@@ -49,6 +53,32 @@ static void show(const struct render *r, const char *text, size_t len)
     free(copy);
 }
 
+/* The note, styled as the shell's notes, on a line of its own. */
+static void show_note(struct relay *t)
+{
+    char *text = NULL;
+    size_t len = 0;
+    struct render copy = *t->render;
+
+    copy.out = open_memstream(&text, &len);
+    if (copy.out != NULL) {
+        render_text(&copy, RENDER_NOTE, t->note);
+        fclose(copy.out);
+        io_write_all(STDOUT_FILENO, text, len);
+    }
+    free(text);
+    t->note = NULL;
+    t->note_due = 0;
+}
+
+static void show_line(struct relay *t, size_t len)
+{
+    show(t->render, t->line, len);
+    t->at_line_start = t->line[len - 1] == '\n';
+    if (t->note_due && t->at_line_start)
+        show_note(t);
+}
+
 static void take(struct relay *t, const char *data, size_t len)
 {
     size_t keep = t->capture_len + len > TEE_CAPTURE_MAX ? TEE_CAPTURE_MAX - t->capture_len : len;
@@ -62,7 +92,7 @@ static void take(struct relay *t, const char *data, size_t len)
     for (size_t i = 0; i < len; i++) {
         t->line[t->line_len++] = data[i];
         if (data[i] == '\n' || t->line_len == TEE_LINE_MAX) {
-            show(t->render, t->line, t->line_len);
+            show_line(t, t->line_len);
             t->line_len = 0;
         }
     }
@@ -71,8 +101,38 @@ static void take(struct relay *t, const char *data, size_t len)
 static void flush_partial(struct relay *t)
 {
     if (t->line_len > 0)
-        show(t->render, t->line, t->line_len);
+        show_line(t, t->line_len);
     t->line_len = 0;
+}
+
+/* How long poll may sleep: a partial line is shown after 50 ms of quiet; a
+ * note waits for its time. */
+static int poll_timeout_ms(const struct relay *t)
+{
+    int ms = t->line_len > 0 ? 50 : -1;
+    if (t->note != NULL && !t->note_due) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long left = (t->note_at.tv_sec - now.tv_sec) * 1000L +
+                    (t->note_at.tv_nsec - now.tv_nsec) / 1000000L + 1;
+        left = left < 0 ? 0 : left;
+        if (ms == -1 || left < ms)
+            ms = (int)left;
+    }
+    return ms;
+}
+
+/* The note's time has come: now if no line is half shown, else after it. */
+static void note_time(struct relay *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (t->note == NULL || t->note_due || now.tv_sec < t->note_at.tv_sec ||
+        (now.tv_sec == t->note_at.tv_sec && now.tv_nsec < t->note_at.tv_nsec))
+        return;
+    t->note_due = 1;
+    if (t->line_len == 0 && t->at_line_start)
+        show_note(t);
 }
 
 /* Reads what data has now; returns 0 at end of file. */
@@ -91,19 +151,32 @@ static int drain(struct relay *t, int data)
     }
 }
 
-/* The relay: copy until end of file; when asked, send the copy back. */
-static void relay_main(const struct render *r, int data, int control, int capture)
+/* The relay: copy until end of file; when asked, send the copy back. A note
+ * is shown only while the shell waits for the command (before it asks). */
+static void relay_main(const struct render *r, int data, int control, int capture,
+                       const char *note, int note_after_ms)
 {
-    struct relay t = {.render = r};
+    struct relay t = {.render = r, .at_line_start = 1, .note = note};
     int open_data = 1;
 
+    clock_gettime(CLOCK_MONOTONIC, &t.note_at);
+    t.note_at.tv_sec += note_after_ms / 1000;
+    t.note_at.tv_nsec += (note_after_ms % 1000) * 1000000L;
+    if (t.note_at.tv_nsec >= 1000000000L) {
+        t.note_at.tv_sec++;
+        t.note_at.tv_nsec -= 1000000000L;
+    }
     fcntl(data, F_SETFL, O_NONBLOCK);
     while (open_data || control != -1) {
         struct pollfd fds[2] = {{open_data ? data : -1, POLLIN, 0}, {control, POLLIN, 0}};
-        if (poll(fds, 2, t.line_len > 0 ? 50 : -1) == 0)
+        int ready = poll(fds, 2, poll_timeout_ms(&t));
+        if (ready == 0 && t.line_len > 0)
             flush_partial(&t);
         if (open_data && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
             open_data = drain(&t, data);
+        if (!open_data || (control != -1 && fds[1].revents != 0))
+            t.note = NULL; /* the command has ended, or the shell stopped waiting */
+        note_time(&t);
         if (control != -1 && fds[1].revents != 0) {
             if (open_data)
                 open_data = drain(&t, data);
@@ -129,6 +202,11 @@ static int free_slot(void)
 }
 
 struct tee *tee_start(const struct render *r)
+{
+    return tee_start_with_note(r, NULL, 0);
+}
+
+struct tee *tee_start_with_note(const struct render *r, const char *note, int after_ms)
 {
     int data[2], control[2], capture[2];
     int slot = free_slot();
@@ -164,7 +242,7 @@ struct tee *tee_start(const struct render *r)
         int keep[] = {0, 1, 2, data[0], control[0], capture[1]};
         io_close_fds_except(keep, sizeof keep / sizeof keep[0]);
         free(t); /* the shell's handle: the relay has its own state */
-        relay_main(r, data[0], control[0], capture[1]);
+        relay_main(r, data[0], control[0], capture[1], note, after_ms);
     }
     close(data[0]);
     close(control[0]);

@@ -21,6 +21,12 @@ struct tee;
 /* Starts the relay (a child of the shell, so in the lab's PID namespace,
  * named "tutor-output", killed if the shell dies). NULL on failure. */
 struct tee *tee_start(const struct render *r);
+/* tee_start(), and a note (e.g. how to stop the command) that the relay
+ * shows once, styled as a note, if the shell still waits for the command
+ * (has not called tee_finish()) after_ms after the start, and its output has
+ * not ended. It goes on a line of its own: when a line is half shown, after
+ * that line ends. It is never part of the captured output. */
+struct tee *tee_start_with_note(const struct render *r, const char *note, int after_ms);
 /* The pipe's write end, to give to the command. */
 int tee_fd(const struct tee *t);
 /* Takes the output shown so far (malloc'd, NUL-terminated, at most 1 MiB

@@ -114,23 +114,36 @@ static void annotate(struct shell *sh, const char *output)
     free(notes);
 }
 
-/* lab_start for what may keep running, lab_run otherwise; output teed. */
-static int run_teed(struct shell *sh, const char *command, int background, char **output)
+/* Said once when a command typed at the prompt still runs in the foreground
+ * after TUTOR_STILL_RUNNING_MS (on an 80-column terminal, one line). */
+#define TUTOR_STILL_RUNNING_MS 3000
+static const char still_running_note[] =
+    "(still running: Ctrl-C stops it; `sh CMD &` or `run` leave a program running)";
+
+/* lab_run, lab_start or lab_start_background as mode says; output teed. */
+static int run_teed(struct shell *sh, const char *command, int mode, char **output)
 {
-    struct tee *t = tee_start(&sh->render);
-    int status = -1, job = 0;
+    int how = mode & ~TUTOR_RUN_TYPED;
+    int noted = (mode & TUTOR_RUN_TYPED) && how != TUTOR_RUN_BACKGROUND && sh->interactive &&
+                !sh->auto_mode && !sh->presenting;
+    struct tee *t = tee_start_with_note(&sh->render, noted ? still_running_note : NULL,
+                                        TUTOR_STILL_RUNNING_MS);
+    int status = -1, job = 0, rc;
 
     if (t == NULL) {
         shell_error(sh, "cannot capture the output of '%s': out of resources", command);
         return -1;
     }
     shell_interrupted = 0;
-    if (!background) {
+    if (how == TUTOR_RUN_FOREGROUND) {
         status = lab_run(sh->lab, command, tee_fd(t), tee_fd(t));
         *output = tee_finish(t, 1);
         return status;
     }
-    int rc = lab_start(sh->lab, command, tee_fd(t), &status, &job);
+    if (how == TUTOR_RUN_BACKGROUND)
+        rc = lab_start_background(sh->lab, command, tee_fd(t), &status, &job);
+    else
+        rc = lab_start(sh->lab, command, tee_fd(t), &status, &job);
     *output = tee_finish(t, rc != 1);
     if (rc == 1) {
         render_textf(&sh->render, RENDER_NOTE,
@@ -142,16 +155,20 @@ static int run_teed(struct shell *sh, const char *command, int background, char 
     return rc == 0 ? status : -1;
 }
 
-int tutor_run_command(struct shell *sh, const char *command, int background, char **output)
+int tutor_run_command(struct shell *sh, const char *command, int mode, char **output)
 {
     char *out = NULL;
 
-    render_command(&sh->render, "#", command);
+    char *shown = NULL;
+    if ((mode & ~TUTOR_RUN_TYPED) == TUTOR_RUN_BACKGROUND && asprintf(&shown, "%s &", command) == -1)
+        shown = NULL;
+    render_command(&sh->render, "#", shown != NULL ? shown : command);
+    free(shown);
     if (sh->lab == NULL) {
         shell_error(sh, "the lab is not open: '%s' was not run", command);
         return -1;
     }
-    int status = run_teed(sh, command, background, &out);
+    int status = run_teed(sh, command, mode, &out);
     if (status == 130 || shell_interrupted) {
         render_text(&sh->render, RENDER_BAD, "(stopped by Ctrl-C)");
         status = 130;

@@ -36,11 +36,23 @@ int tutor_check(struct shell *sh, const struct lesson_block *exercise);
 /* Shows the worked solution of an exercise. */
 void tutor_show_solution(struct shell *sh, const struct lesson_block *exercise);
 
+/* How tutor_run_command() runs a command: one of the first three, plus
+ * TUTOR_RUN_TYPED for a line the learner typed at the prompt. */
+enum {
+    TUTOR_RUN_FOREGROUND = 0, /* until it ends (lab_run) */
+    TUTOR_RUN_MAY_STAY = 1,   /* a program that keeps running becomes a job (lab_start):
+                                 `run`, a [.run.background] step */
+    TUTOR_RUN_BACKGROUND = 2, /* the learner's `CMD &`: a job, out of Ctrl-C's reach
+                                 (lab_start_background); shown as "# CMD &" */
+    TUTOR_RUN_TYPED = 4,      /* an interactive session says once, after 3 s in the
+                                 foreground, how to stop it or run it in the background */
+};
+
 /* Runs a command line in the lab as a guided step does: shown as typed,
- * output live and highlighted, noted. background: may go on running. Sets
- * *output (malloc'd) when not NULL. Returns the exit status, 130 after
- * Ctrl-C, -1 when it could not run. */
-int tutor_run_command(struct shell *sh, const char *command, int background, char **output);
+ * output live and highlighted, noted. mode: see above (0 or 1 from a step).
+ * Sets *output (malloc'd) when not NULL. Returns the exit status (0 when it
+ * became a job), 130 after Ctrl-C, -1 when it could not run. */
+int tutor_run_command(struct shell *sh, const char *command, int mode, char **output);
 
 /* The prompt: "pidns-tutor (1:2/5)> ", or "pidns-tutor> " outside a lesson. */
 void tutor_prompt(const struct shell *sh, char *buf, size_t len);

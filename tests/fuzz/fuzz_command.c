@@ -1,7 +1,8 @@
 /* fuzz_command.c: libFuzzer target for what the shell does with a typed
  * line before any handler touches the lab: the refusal of absurd input
  * (command_line_problem), word splitting and quoting (command_split), the
- * command lookup and the "did you mean" suggestion, the lesson lookup of
+ * command lookup and the "did you mean" suggestion, the cutting of a `sh`
+ * line at its background `&` (sh_line_split), the lesson lookup of
  * `lesson N|NAME`, and tab completion of the raw readline buffer (which
  * readline hands over unchecked). `help` is the only command executed: its
  * handler only prints. Nothing here starts a process or writes a file.
@@ -12,6 +13,7 @@
  */
 #include "cmd/cmd.h"
 #include "cmd/commands.h"
+#include "cmd/sh_line.h"
 #include "lesson/lesson.h"
 #include "tutor/tutor.h"
 
@@ -137,6 +139,21 @@ static void fuzz_split(const char *line)
     }
 }
 
+/* What sh_line_split promises: at least one part; each a piece of the line
+ * (or the line itself), never empty when the line was cut. */
+static void fuzz_sh_line(const char *line)
+{
+    struct sh_line l;
+    if (sh_line_split(line, &l) == -1)
+        return;
+    if (l.count == 0)
+        abort();
+    for (size_t i = 0; i < l.count; i++)
+        if (strstr(line, l.parts[i].text) == NULL || (l.count > 1 && l.parts[i].text[0] == '\0'))
+            abort();
+    sh_line_free(&l);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *line = malloc(size + 1);
@@ -150,6 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (strlen(line) != size || size > COMMAND_LINE_MAX)
             abort();
         fuzz_split(line);
+        fuzz_sh_line(line);
     }
     fuzz_complete(line);
     fuzz_include(line, NULL);

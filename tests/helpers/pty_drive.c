@@ -12,6 +12,8 @@
  *   sleep MS       wait MS milliseconds (reading output meanwhile)
  *   hangup         close the terminal, as when a window or an ssh link goes
  *                  (the program gets SIGHUP; its output is lost from then on)
+ *   shell CMD      run CMD with /bin/sh meanwhile (to look at the kernel's
+ *                  state from outside); the script fails if it exits non-zero
  *   exit STATUS    wait for the program to end with that exit status
  *   # ...          a comment
  * On failure it says which line failed and shows the output, and exits 1.
@@ -193,6 +195,15 @@ static int act(int line, char *cmd, char *arg)
     if (strcmp(cmd, "hangup") == 0) {
         close(master);
         master = -1;
+        return 0;
+    }
+    if (strcmp(cmd, "shell") == 0) {
+        int status = system(arg);
+        if (status != 0) {
+            char msg[4200];
+            snprintf(msg, sizeof msg, "shell command failed (status %d): %s", status, arg);
+            return fail(line, msg);
+        }
         return 0;
     }
     if (strcmp(cmd, "exit") == 0)

@@ -2,7 +2,8 @@
  * namespace it made (their inits ignore SIGINT), lab_run() returns 130, and
  * the shell survives: with no terminal (SIGINT to the shell, or to its
  * process group) and on a real terminal (^C typed into a pty). Ctrl-Z never
- * leaves a lab command stopped. */
+ * leaves a lab command stopped. A job put in the background (`sh CMD &`) is
+ * out of Ctrl-C's reach even while it settles. */
 #include "lab_holder.h"
 
 #include <dirent.h>
@@ -101,6 +102,56 @@ static void test_sigint_to_the_shell_stops_the_command_and_its_namespaces(void *
     tl_host_snapshot_free(&before);
 }
 
+/* `sh CMD &`: a SIGINT to the shell while a background job settles ends
+ * the wait, and the job goes on. */
+static int background_run(void *arg)
+{
+    struct interrupted *t = arg;
+    int failed = 0, status = -1, job = 0, null = open("/dev/null", O_RDONLY);
+    const struct lab_job *jobs = NULL;
+    struct lab *lab = NULL;
+    EXPECT(null != -1 && dup2(null, 0) == 0, "no terminal");
+    EXPECT(setpgid(0, 0) == 0, "a process group of our own, like a shell");
+    lab = lt_open(0);
+    EXPECT(lab != NULL, "a lab");
+    double t0 = tl_now();
+    /* Chatty: it would settle only at the 2 s cap. */
+    int rc = lab_start_background(lab, "echo ready; while :; do echo tick; sleep 0.05; done",
+                                  t->tell_fd, &status, &job);
+    EXPECT(rc == 1 && job == 1, "a job at once: %d, status %d", rc, status);
+    EXPECT(tl_now() - t0 < 1.5, "before it would have settled (%.0f ms)", (tl_now() - t0) * 1000);
+    usleep(300000);
+    EXPECT(lab_jobs(lab, &jobs) == 1 && jobs[0].running, "the job runs on");
+    EXPECT(lt_count_pids(lab_path(lab, "/proc"), 0) > 2, "its processes too");
+    EXPECT(lab_close(lab, NULL) == 0, "host unchanged");
+out:
+    return failed;
+}
+
+static void test_sigint_while_a_background_job_settles_does_not_reach_it(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    int pipefd[2];
+    char line[64];
+    assert_int_equal(pipe(pipefd), 0);
+    struct interrupted t = {pipefd[1]};
+    fflush(NULL);
+    pid_t holder = fork();
+    if (holder == 0) {
+        close(pipefd[0]);
+        _exit(background_run(&t));
+    }
+    close(pipefd[1]);
+    int got = lt_read_line(pipefd[0], line, sizeof line, 20);
+    kill(holder, SIGINT);
+    int status = 0;
+    waitpid(holder, &status, 0);
+    close(pipefd[0]);
+    assert_int_equal(got, 0);
+    lt_assert_holder_passed(status);
+}
+
 /* On the pty: the lab hands the terminal to the command, ^C reaches it and
  * not us, and we take the terminal back. */
 static int on_a_terminal(void)
@@ -179,6 +230,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sigint_to_the_shell_stops_the_command_and_its_namespaces),
         cmocka_unit_test(test_ctrl_c_on_a_terminal_stops_the_command_not_the_shell),
+        cmocka_unit_test(test_sigint_while_a_background_job_settles_does_not_reach_it),
     };
     return cmocka_run_group_tests(tests, lt_setup, lt_teardown);
 }
