@@ -50,7 +50,7 @@ expect pidns-tutor>
 shell $OBSERVE job '\(pidns_init_slee\): pidns_init_sleep /proc7'
 shell $OBSERVE mounted /proc7
 send status\r
-expect [1] running
+expect [1]  running
 expect pidns_init_sleep /proc7
 expect procfs mounted at /proc7
 expect pidns-tutor> 
@@ -90,9 +90,9 @@ expect background as job 2
 expect pidns-tutor> 
 absent (stopped by Ctrl-C)
 send status\r
-expect [1] running
+expect [1]  running
 expect sleep 4272
-expect [2] running
+expect [2]  running
 expect pidns_init_sleep /proc8
 expect pidns-tutor> 
 send \x04
@@ -130,7 +130,7 @@ check "a half-written line is finished before the note" \
 
 printf 'sh sleep 3.5\nsh sleep 4274 &\nstatus\nquit\n' | "$TUTOR" >"$scratch/batch.out" 2>&1
 check "batch: no still-running note" sh -c "! grep -q 'still running' '$scratch/batch.out'"
-check "batch: sh CMD & is a job" grep -q '^\[1\] running .* sleep 4274$' "$scratch/batch.out"
+check "batch: sh CMD & is a job" grep -qE '^\[1\] +running .* sleep 4274$' "$scratch/batch.out"
 check "batch: nothing left" nothing_left "sleep 427[4]"
 
 if [ "$(id -u)" -eq 0 ]; then
@@ -138,8 +138,8 @@ if [ "$(id -u)" -eq 0 ]; then
     stage_tree "$scratch/tree" || bad "staging a copy of the tree for nobody"
     chmod 777 "$scratch"
     su nobody -s /bin/sh -c "cd '$scratch' && printf 'sh pidns_init_sleep /proc9 &\nstatus\nsh sleep 0.2\nstatus\ncleanup -v\nquit\n' | env -u XDG_STATE_HOME HOME=/nonexistent NO_COLOR=1 '$scratch/tree/build/pidns-tutor'" >"$scratch/nobody.out" 2>&1
-    check "as nobody: sh CMD & is a job" grep -qE '^\[1\] running .* pidns_init_sleep /proc9$' "$scratch/nobody.out"
-    check "as nobody: it outlives the next command" [ "$(grep -cE '^\[1\] running' "$scratch/nobody.out")" -eq 2 ]
+    check "as nobody: sh CMD & is a job" grep -qE '^\[1\] +running .* pidns_init_sleep /proc9$' "$scratch/nobody.out"
+    check "as nobody: it outlives the next command" [ "$(grep -cE '^\[1\] +running' "$scratch/nobody.out")" -eq 2 ]
     check "as nobody: cleanup stops it" grep -q '^stopped job \[1\] pidns_init_sleep /proc9' "$scratch/nobody.out"
     check "as nobody: host unchanged" grep -q "host unchanged by the lab" "$scratch/nobody.out"
     check "as nobody: nothing left" nothing_left "pidns_init_sleep /proc9"
