@@ -319,7 +319,7 @@ int lp_check_modifiers(struct lp *p, size_t at, const struct lp_attrs *a, const 
         return lp_fail(p, at, "only a [.hint] takes a when=\"...\" condition");
     if (a->job[0] && (strcmp(a->roles[0], "run") != 0 || a->role_count < 2))
         return lp_fail(p, at,
-                       "only a [.run.background] takes job=NAME (what a foreground command "
-                       "starts ends with it)");
+                       "only a [.run.background] takes job=NAME: it names a program left "
+                       "running");
     return 0;
 }
