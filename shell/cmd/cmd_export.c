@@ -88,6 +88,9 @@ static void put_run(FILE *f, const struct lesson_block *b, const struct lesson_b
     }
     put_command(f, b->text, index, b->background);
     if (b->background) {
+        /* A named job's PID, as the tutorial keeps it (job=NAME: NAME_pid). */
+        if (b->job != NULL)
+            fprintf(f, "%s_pid=$!\n", b->job);
         fprintf(f, "lab_started $! %d %s ", index, mode != NULL ? mode : "none");
         if (mode != NULL)
             put_here_document(f, next->text);

@@ -87,10 +87,13 @@ static int start_lesson(struct shell *sh, int index)
     const struct lesson *l = &sh->lessons[index];
     const struct progress_entry *e = progress_get(&sh->progress, l->id);
     int step = e != NULL && !e->done && e->step < (int)l->step_count ? e->step : 0;
+    char whose[64] = "left running";
     if (l->step_count == 0) {
         shell_error(sh, "lesson %s has no steps", l->id);
         return SHELL_ERROR;
     }
+    if (sh->lesson_index >= 0)
+        snprintf(whose, sizeof whose, "left by lesson %d", sh->lessons[sh->lesson_index].number);
     tutor_enter(sh, index, step);
     render_textf(&sh->render, RENDER_HEADING, "Lesson %d: %s", l->number, l->title);
     struct utsname u;
@@ -107,6 +110,7 @@ static int start_lesson(struct shell *sh, int index)
         render_textf(&sh->render, RENDER_NOTE, "(resuming at step %d)", step + 1);
     else if (l->summary != NULL)
         render_text(&sh->render, RENDER_NOTE, l->summary);
+    tutor_rebuild_lab(sh, whose); /* the lab the step expects */
     return tutor_show_step(sh);
 }
 
@@ -178,6 +182,9 @@ int cmd_back(struct shell *sh, int argc, char **argv)
         sh->step_index--;
     }
     sh->hint_counter = 0;
+    char whose[64];
+    snprintf(whose, sizeof whose, "to go back to step %d", sh->step_index + 1);
+    tutor_rebuild_lab(sh, whose); /* the lab of that step, not of a later one */
     return tutor_show_step(sh);
 }
 
@@ -189,6 +196,9 @@ int cmd_again(struct shell *sh, int argc, char **argv)
         shell_error(sh, "the lesson is finished: `back` shows its last step");
         return SHELL_ERROR;
     }
+    sh->hint_counter = 0;
+    /* What the step started stops first: one copy runs, not two. */
+    tutor_rebuild_lab(sh, "to run the step again");
     return tutor_show_step(sh);
 }
 

@@ -181,6 +181,7 @@ static void lesson_free_block(struct lesson_block *b)
     free(b->source_path);
     free(b->source_tag);
     free(b->answer);
+    free(b->job);
     free(b->check);
     free(b->solution);
     for (size_t i = 0; i < b->hint_count; i++) {

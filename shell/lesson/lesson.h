@@ -45,6 +45,10 @@ struct lesson_block {
     /* RUN: 1 when the command keeps running (an example ending in sleep) and
      * is expected to go to the background. */
     int background;
+    /* RUN (background only): the job's name, job=NAME: while the lesson
+     * goes on, the variable NAME_pid holds its PID in the lab, as $! would.
+     * NULL when unnamed. */
+    char *job;
     /* EXPECT: 1 when the pattern's lines may appear in any order (written
      * [.expect.unordered]: for programs whose processes print concurrently). */
     int unordered;

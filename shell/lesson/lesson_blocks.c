@@ -110,6 +110,8 @@ static int lb_run(struct lp *p, struct lesson_step *step, size_t at, const struc
     }
     b->text = content;
     b->background = a->role_count > 1;
+    if (a->job[0] && !(b->job = strdup(a->job)))
+        return lp_oom(p);
     return 0;
 }
 

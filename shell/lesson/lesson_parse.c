@@ -234,8 +234,25 @@ static int lp_parse_roles(struct lp *p, size_t at, const char *item, struct lp_a
     return 0;
 }
 
+/* job=NAME: a name for the variable NAME_pid, so lowercase letters, digits
+ * and '_', starting with a letter. */
+static int lp_parse_job_name(struct lp *p, size_t at, const char *name, struct lp_attrs *a)
+{
+    size_t n = strlen(name);
+    int ok = n > 0 && n < sizeof(a->job) - 4 && islower((unsigned char)name[0]);
+    for (size_t i = 0; ok && i < n; i++)
+        ok = islower((unsigned char)name[i]) || isdigit((unsigned char)name[i]) || name[i] == '_';
+    if (!ok)
+        return lp_fail(p, at,
+                       "job=%s: a job name is a lowercase letter, then up to %zu lowercase "
+                       "letters, digits or '_' (it names the variable NAME_pid)",
+                       name, sizeof(a->job) - 6);
+    memcpy(a->job, name, n + 1);
+    return 0;
+}
+
 /* Parses "[...]" at line index `at` into a. Supported: [source,LANG],
- * [.role(.modifier)*] and a named when="..." after the roles. */
+ * [.role(.modifier)*] and named when="..." or job=NAME after the roles. */
 int lp_parse_attrs(struct lp *p, size_t at, struct lp_attrs *a)
 {
     const char *line = lp_line(p, at);
@@ -268,8 +285,15 @@ int lp_parse_attrs(struct lp *p, size_t at, struct lp_attrs *a)
     while (*s) {
         if (lp_attr_item(p, at, &s, item, sizeof(item)) == -1)
             return -1;
+        if (strncmp(item, "job=", 4) == 0 && !a->job[0]) {
+            if (lp_parse_job_name(p, at, item + 4, a) == -1)
+                return -1;
+            continue;
+        }
         if (strncmp(item, "when=", 5) != 0 || a->when)
-            return lp_fail(p, at, "unsupported attribute '%s' (only a hint takes when=\"...\")",
+            return lp_fail(p, at,
+                           "unsupported attribute '%s' (a hint takes when=\"...\", a "
+                           "[.run.background] job=NAME)",
                            item);
         if (!item[5])
             return lp_fail(p, at, "empty when=\"\" condition");
@@ -293,5 +317,9 @@ int lp_check_modifiers(struct lp *p, size_t at, const struct lp_attrs *a, const 
     }
     if (a->when && strcmp(a->roles[0], "hint") != 0)
         return lp_fail(p, at, "only a [.hint] takes a when=\"...\" condition");
+    if (a->job[0] && (strcmp(a->roles[0], "run") != 0 || a->role_count < 2))
+        return lp_fail(p, at,
+                       "only a [.run.background] takes job=NAME: it names a program left "
+                       "running");
     return 0;
 }

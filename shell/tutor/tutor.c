@@ -120,8 +120,49 @@ static void annotate(struct shell *sh, const char *output)
 static const char still_running_note[] =
     "(still running: Ctrl-C stops it; `sh CMD &` or `run` leave a program running)";
 
-/* lab_run, lab_start or lab_start_background as mode says; output teed. */
-static int run_teed(struct shell *sh, const char *command, int mode, char **output)
+/* The variable a named job's PID is kept in: "NAME_pid". */
+static void job_variable(const char *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s_pid", job);
+}
+
+int tutor_name_job(struct shell *sh, const char *job, int job_id)
+{
+    const struct lab_job *jobs;
+    size_t n = sh->lab != NULL ? lab_jobs(sh->lab, &jobs) : 0;
+    char name[64], value[32];
+
+    for (size_t i = 0; i < n; i++) {
+        if (jobs[i].id != job_id)
+            continue;
+        job_variable(job, name, sizeof name);
+        snprintf(value, sizeof value, "%d", (int)jobs[i].lab_pid);
+        /* The shell's environment is every lab command's: the lesson's
+         * commands, checks and hints, and the learner's own. */
+        return setenv(name, value, 1) == 0 ? (int)jobs[i].lab_pid : -1;
+    }
+    return -1;
+}
+
+void tutor_forget_jobs(struct shell *sh)
+{
+    char name[64];
+
+    for (size_t l = 0; l < sh->lesson_count; l++)
+        for (size_t s = 0; s < sh->lessons[l].step_count; s++)
+            for (size_t i = 0; i < sh->lessons[l].steps[s].block_count; i++) {
+                const struct lesson_block *b = &sh->lessons[l].steps[s].blocks[i];
+                if (b->job != NULL) {
+                    job_variable(b->job, name, sizeof name);
+                    unsetenv(name);
+                }
+            }
+}
+
+/* lab_run, lab_start or lab_start_background as mode says; output teed. A
+ * job that keeps running gets the name job_name (may be NULL). */
+static int run_teed(struct shell *sh, const char *command, int mode, const char *job_name,
+                    char **output)
 {
     int how = mode & ~TUTOR_RUN_TYPED;
     int noted = (mode & TUTOR_RUN_TYPED) && how != TUTOR_RUN_BACKGROUND && sh->interactive &&
@@ -145,6 +186,16 @@ static int run_teed(struct shell *sh, const char *command, int mode, char **outp
     else
         rc = lab_start(sh->lab, command, tee_fd(t), &status, &job);
     *output = tee_finish(t, rc != 1);
+    int pid = rc == 1 && job_name != NULL ? tutor_name_job(sh, job_name, job) : -1;
+    if (pid > 0) {
+        char name[64];
+        job_variable(job_name, name, sizeof name);
+        render_textf(&sh->render, RENDER_NOTE,
+                     "(it keeps running in the background as job %d, PID %d, which later "
+                     "commands call $%s: `status` lists it, `cleanup` stops it)",
+                     job, pid, name);
+        return 0;
+    }
     if (rc == 1) {
         render_textf(&sh->render, RENDER_NOTE,
                      "(it keeps running in the background as job %d: `status` lists it, "
@@ -155,7 +206,9 @@ static int run_teed(struct shell *sh, const char *command, int mode, char **outp
     return rc == 0 ? status : -1;
 }
 
-int tutor_run_command(struct shell *sh, const char *command, int mode, char **output)
+/* tutor_run_command, naming the job when job is not NULL. */
+static int run_command(struct shell *sh, const char *command, int mode, const char *job,
+                       char **output)
 {
     char *out = NULL;
 
@@ -168,7 +221,7 @@ int tutor_run_command(struct shell *sh, const char *command, int mode, char **ou
         shell_error(sh, "the lab is not open: '%s' was not run", command);
         return -1;
     }
-    int status = run_teed(sh, command, mode, &out);
+    int status = run_teed(sh, command, mode, job, &out);
     if (status == 130 || shell_interrupted) {
         render_text(&sh->render, RENDER_BAD, "(stopped by Ctrl-C)");
         status = 130;
@@ -190,6 +243,11 @@ int tutor_run_command(struct shell *sh, const char *command, int mode, char **ou
     else
         free(out);
     return status;
+}
+
+int tutor_run_command(struct shell *sh, const char *command, int mode, char **output)
+{
+    return run_command(sh, command, mode, NULL, output);
 }
 
 /* What a question's ask_* returns: the question was answered (or given up
@@ -382,7 +440,7 @@ static int show_block(struct shell *sh, const struct lesson_block *b,
     case LESSON_RUN:
         free(*last_output);
         *last_output = NULL;
-        status = tutor_run_command(sh, b->text, b->background, last_output);
+        status = run_command(sh, b->text, b->background, b->job, last_output);
         if (status == 130)
             return 2;
         if (status != 0 && (next == NULL || next->type != LESSON_EXPECT)) {
@@ -541,14 +599,16 @@ static size_t count_prefix(char **lines, size_t n, const char *prefix)
     return count;
 }
 
-int tutor_cleanup(struct shell *sh, int verbose)
+int tutor_cleanup_summary(struct shell *sh, int verbose, char **summary_out)
 {
     char *report = NULL, *summary = NULL;
     size_t size, n = 0, ssize;
     FILE *out = open_memstream(&report, &size);
 
+    *summary_out = NULL;
     fflush(sh->render.out);
     int rc = lab_cleanup(sh->lab, out != NULL ? out : sh->render.out);
+    tutor_forget_jobs(sh); /* their jobs are gone */
     if (out == NULL || fclose(out) != 0) {
         free(report);
         return rc;
@@ -587,11 +647,24 @@ int tutor_cleanup(struct shell *sh, int verbose)
             summary = NULL;
         }
     }
-    if (summary != NULL && summary[0] != '\0')
+    if (summary != NULL && summary[0] == '\0') {
+        free(summary);
+        summary = NULL;
+    }
+    *summary_out = summary;
+    free(lines);
+    free(report);
+    return rc;
+}
+
+int tutor_cleanup(struct shell *sh, int verbose)
+{
+    char *summary;
+    int rc = tutor_cleanup_summary(sh, verbose, &summary);
+
+    if (summary != NULL)
         render_textf(&sh->render, RENDER_NOTE, "Cleaned up: %s%s.", summary,
                      verbose ? "" : " (`cleanup -v` lists each)");
     free(summary);
-    free(lines);
-    free(report);
     return rc;
 }

@@ -67,6 +67,25 @@ int tutor_find_lesson(const struct shell *sh, const char *what);
  * always shown. Returns what lab_cleanup() returns. */
 int tutor_cleanup(struct shell *sh, int verbose);
 
+/* tutor_cleanup without its line: the summary ("stopped 2 programs,
+ * unmounted /proc2", malloc'd) in *summary, NULL when nothing was there. */
+int tutor_cleanup_summary(struct shell *sh, int verbose, char **summary);
+
+/* Named jobs (job=NAME on a [.run.background]): sets NAME_pid in the
+ * environment every lab command inherits to the lab PID of job job_id, as
+ * $! would be. Returns that PID, or -1 when there is no such job. */
+int tutor_name_job(struct shell *sh, const char *job, int job_id);
+/* Unsets every NAME_pid the lessons name (their jobs were stopped). */
+void tutor_forget_jobs(struct shell *sh);
+
+/* A lesson owns its lab (tutor_lab.c). Stops and unmounts whatever runs in
+ * the lab, saying so in one line with whose ("left by lesson 1"), then
+ * replays the steps before the current one quietly (their commands, and
+ * the worked solutions of their exercises), saying so in one line: the lab
+ * of the current step is then the same as when the lesson is played
+ * straight. Returns 0, or 1 when a replayed command failed. */
+int tutor_rebuild_lab(struct shell *sh, const char *whose);
+
 /* --auto LESSON|all: every step, every exercise (its solution, then its
  * check), every quiz, unattended. Returns 0 when all passed, 1 if not. */
 int tutor_auto(struct shell *sh, const char *which);

@@ -291,20 +291,33 @@ expect Passed
 expect your answer (number)> 
 send 2\r
 expect (1:2/2)> 
-send again\r
+send back\r
+expect (removed /proc9 to go back to step 1)
+expect your prediction> 
+send hello\r
+expect (1:1/2)> 
+send sh mkdir /proc9\r
+expect (1:1/2)> 
+send next\r
 expect you have done this one already
 expect (1:2/2)> 
-send cleanup\r
-expect Cleaned up
 send again\r
+expect (removed /proc9 to run the step again)
 expect Exercise: Make the directory /proc9
 expect (1:2/2)> 
 absent done this one already
+send sh mkdir /proc9\r
+expect (1:2/2)> 
+send check\r
+expect Passed
+expect your answer (number)> 
+send 2\r
+expect (1:2/2)> 
 send quit\r
 expect host unchanged
 exit 0
 X
-check "hints never contradict the check; \"done already\" only while the check passes" [ $? -eq 0 ]
+check "hints never contradict the check; \"done already\" only while the check passes (again and back run the step afresh)" [ $? -eq 0 ]
 tr -d '\r' <"$scratch/check_hints.out" >"$scratch/check_hints.txt"
 check "the \"type check\" hint came once the check passed" grep -q 'Hint: Type `check`.' "$scratch/check_hints.txt"
 

@@ -64,6 +64,7 @@ static void test_every_feature_is_read_into_the_model(void **state)
     assert_int_equal(s->blocks[4].type, LESSON_RUN);
     assert_string_equal(s->blocks[4].text, "demo");
     assert_int_equal(s->blocks[4].background, 0);
+    assert_null(s->blocks[4].job);
     assert_int_equal(s->blocks[5].type, LESSON_EXPECT);
     assert_string_equal(s->blocks[5].text, "hello");
     assert_int_equal(s->blocks[5].unordered, 0);
@@ -72,6 +73,7 @@ static void test_every_feature_is_read_into_the_model(void **state)
     assert_int_equal(s->block_count, 4);
     assert_int_equal(s->blocks[0].type, LESSON_RUN);
     assert_int_equal(s->blocks[0].background, 1);
+    assert_string_equal(s->blocks[0].job, "first");
     assert_int_equal(s->blocks[1].type, LESSON_EXPECT);
     assert_int_equal(s->blocks[1].unordered, 1);
     assert_string_equal(s->blocks[1].text,

@@ -1,0 +1,173 @@
+/* tutor_lab.c: a lesson owns its lab.
+ *
+ * A learner does not play a lesson straight as --auto does: they jump to
+ * another lesson with programs still running, quit and resume at step K the
+ * next day, run a step again. Each time the step must meet the lab it was
+ * written for. So starting or resuming a lesson, `again` and `back` first
+ * stop and unmount whatever is in the lab (one line says what), then replay
+ * quietly what the steps before the current one did: their commands, those
+ * that stay running included, and the worked solutions of their exercises
+ * (one line says so, and what runs again).
+ */
+#include "tutor/tutor.h"
+#include "lab/lab.h"
+#include "lesson/lesson.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* How long a replayed solution may take to bring about what its check
+ * looks for (a solution left running may still be building it). */
+#define REPLAY_CHECK_WAIT_MS 2000
+
+/* Cleans the lab up; one line "(stopped 2 programs left by lesson 1,
+ * unmounted /proc2)" when something was there. */
+static int own_lab(struct shell *sh, const char *whose)
+{
+    char *summary;
+    int rc = tutor_cleanup_summary(sh, 0, &summary);
+
+    if (summary != NULL) {
+        /* whose goes with the programs: after "stopped N programs" */
+        size_t head = strncmp(summary, "stopped ", 8) == 0 ? strcspn(summary, ",") : strlen(summary);
+        render_textf(&sh->render, RENDER_NOTE, "(%.*s %s%s)", (int)head, summary, whose,
+                     summary + head);
+    }
+    free(summary);
+    return rc;
+}
+
+/* Runs a command of an earlier step with its output thrown away; a job
+ * that keeps running gets its name. Returns its exit status (0 when it
+ * keeps running), 130 after Ctrl-C, -1 when it could not run. */
+static int replay_command(struct shell *sh, const char *command, int background, const char *job,
+                          int devnull)
+{
+    if (!background) {
+        char *out = NULL;
+        int status = lab_capture(sh->lab, command, &out);
+        free(out);
+        return status;
+    }
+    int status = -1, id = 0;
+    int rc = lab_start(sh->lab, command, devnull, &status, &id);
+    if (rc == 1 && job != NULL)
+        tutor_name_job(sh, job, id);
+    return rc == 1 ? 0 : rc == 0 ? status : -1;
+}
+
+/* An earlier exercise, as if done: its worked solution, then a moment for
+ * what it left running to settle (until its check passes). */
+static int replay_exercise(struct shell *sh, const struct lesson_block *b, int devnull)
+{
+    int status = replay_command(sh, b->solution, 1, NULL, devnull);
+    for (int waited = 0; status == 0 && waited < REPLAY_CHECK_WAIT_MS && !shell_interrupted &&
+                         tutor_check(sh, b) == 0;
+         waited += 50)
+        nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+    return status;
+}
+
+/* Replays the blocks of one step that act on the lab. Returns the first
+ * command that failed (NULL when none), *stopped set after Ctrl-C. */
+static const char *replay_step(struct shell *sh, const struct lesson_step *step, int devnull,
+                               int *stopped)
+{
+    const char *failed = NULL;
+
+    for (size_t i = 0; i < step->block_count && !*stopped; i++) {
+        const struct lesson_block *b = &step->blocks[i];
+        const struct lesson_block *next = i + 1 < step->block_count ? &step->blocks[i + 1] : NULL;
+        int status = 0;
+        if (b->type == LESSON_RUN)
+            status = replay_command(sh, b->text, b->background, b->job, devnull);
+        else if (b->type == LESSON_EXERCISE && b->solution != NULL)
+            status = replay_exercise(sh, b, devnull);
+        else
+            continue;
+        *stopped = status == 130 || shell_interrupted;
+        /* As when the step is shown: a status other than 0 is a failure
+         * unless an [.expect] describes the output. */
+        int expected = b->type == LESSON_RUN && next != NULL && next->type == LESSON_EXPECT;
+        if (failed == NULL && !*stopped && (status == -1 || (status != 0 && !expected)))
+            failed = b->type == LESSON_RUN ? b->text : b->solution;
+    }
+    return failed;
+}
+
+/* "multi_pidns 5 is running again", "a and b are running again": the jobs
+ * that run now, written to f. */
+static void put_running(FILE *f, struct shell *sh)
+{
+    const struct lab_job *jobs;
+    size_t n = lab_jobs(sh->lab, &jobs), running = 0, shown = 0;
+
+    for (size_t i = 0; i < n; i++)
+        running += jobs[i].running != 0;
+    if (running == 0)
+        return;
+    fputs(": ", f);
+    for (size_t i = 0; i < n; i++) {
+        if (!jobs[i].running)
+            continue;
+        shown++;
+        if (shown > 1)
+            fputs(shown == running ? " and " : ", ", f);
+        fprintf(f, "%.*s", (int)strcspn(jobs[i].command, "\n"), jobs[i].command);
+    }
+    fprintf(f, " %s running again", running == 1 ? "is" : "are");
+}
+
+/* Replays steps [0, upto) of the current lesson; one line says so. */
+static int replay(struct shell *sh, int upto)
+{
+    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    const char *failed = NULL;
+    int stopped = 0;
+    int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+    if (devnull == -1) {
+        shell_error(sh, "cannot replay the earlier steps: /dev/null: cannot open it");
+        return 1;
+    }
+    fflush(sh->render.out);
+    shell_interrupted = 0;
+    for (int s = 0; s < upto && !stopped; s++) {
+        const char *f = replay_step(sh, &l->steps[s], devnull, &stopped);
+        if (failed == NULL)
+            failed = f;
+    }
+    close(devnull);
+    if (stopped) {
+        render_text(&sh->render, RENDER_BAD,
+                    "(replaying the earlier steps was stopped by Ctrl-C: `again` replays them)");
+        return 1;
+    }
+    char *line = NULL;
+    size_t size;
+    FILE *f = open_memstream(&line, &size);
+    if (f != NULL) {
+        fprintf(f, upto == 1 ? "(replayed step 1 quietly" : "(replayed steps 1-%d quietly", upto);
+        put_running(f, sh);
+        if (failed != NULL)
+            fprintf(f, "; but `%.*s` failed, so this step may differ from the lesson",
+                    (int)strcspn(failed, "\n"), failed);
+        fputc(')', f);
+        if (fclose(f) == 0)
+            render_text(&sh->render, failed != NULL ? RENDER_BAD : RENDER_NOTE, line);
+    }
+    free(line);
+    return failed != NULL;
+}
+
+int tutor_rebuild_lab(struct shell *sh, const char *whose)
+{
+    if (sh->lab == NULL || sh->lesson_index < 0)
+        return 0;
+    own_lab(sh, whose);
+    return sh->step_index > 0 ? replay(sh, sh->step_index) : 0;
+}
