@@ -1,0 +1,15 @@
+/* tutor_question.h: asking a step's [.predict] and [.quiz] questions. */
+#ifndef PIDNS_TUTOR_TUTOR_QUESTION_H
+#define PIDNS_TUTOR_TUTOR_QUESTION_H
+
+#include "tutor/tutor.h"
+
+/* What a question's ask returns: the question was answered (or given up
+ * with Enter), or the step is left (Ctrl-C, Ctrl-D, a command that moves:
+ * the command waits in sh->pending_line for the prompt loop). */
+enum question_end { QUESTION_ANSWERED, QUESTION_LEFT };
+
+enum question_end tutor_ask_prediction(struct shell *sh, const struct lesson_block *b);
+enum question_end tutor_ask_quiz(struct shell *sh, const struct lesson_block *b);
+
+#endif
