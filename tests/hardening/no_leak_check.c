@@ -1,5 +1,5 @@
-/* no_leak_check.c: linked into pidns_unshare, pidns_setns and
- * pidns_ancestry in the sanitizer build only (mk/hardening.mk); the
+/* no_leak_check.c: linked into pidns_unshare, pidns_setns,
+ * pidns_ancestry and pidns_mini_init in the sanitizer build only (mk/hardening.mk); the
  * examples' own sources are untouched, so a reader's `cc -o x x.c` is the
  * same as ever.
  *
@@ -10,6 +10,11 @@
  * a namespace whose init has died (clone fails, "LeakSanitizer has
  * encountered a fatal error") or as a fresh namespace's PID 1 that cannot
  * see its parent (it gives up, and the exiting process spins forever).
+ * pidns_mini_init's child, when its command cannot be run, exits through
+ * err() as PID 2 of a new namespace: its tracer looks for its parent in
+ * /proc, which is the procfs of the namespace above, where PID 2 is some
+ * other process or none (in a container or make check-fresh's namespace:
+ * "Can't open /proc/2/task", a fatal error).
  * So leak checking is off for these programs only; ASan and UBSan stay
  * on, and valgrind (make check-valgrind) checks them for leaks instead.
  * ASAN_OPTIONS set in the environment still override this default.
