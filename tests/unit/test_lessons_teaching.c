@@ -176,6 +176,8 @@ static const struct {
     {.term = "setns", .definition = "the caller stays, its next children go into"},
     {.term = "owning user namespace", .definition = "the owning user\nnamespace is the one"},
     {.term = "ns_last_pid", .definition = "the last PID the kernel handed out there"},
+    {.term = "grace period", .definition = "The wait is the *grace period*: the time a program"},
+    {.term = "pause container", .definition = "*pause container* (a tiny program the pod starts first"},
 };
 
 /* The first block of the lessons (in order) that says term; NULL if none. */
