@@ -58,6 +58,16 @@ wrong 13-the-namespace-tree "the sleep's own namespace instead of its parent" \
     "pidns_unshare --launch pidns_unshare --launch sleep 900 &
 until p=\$(pgrep -fx 'sleep 900'); do sleep 0.05; done
 readlink /proc/\$p/ns/pid | tr -dc 0-9 > /answer"
+wrong 16-containers-in-practice "the main program as PID 1, no init in front" \
+    "unshare --pid --fork --mount-proc sleep 1020"
+wrong 16-containers-in-practice "a shell init without a trap" \
+    "unshare --pid --fork --mount-proc sh -c 'sleep 1020 & wait'"
+wrong 16-containers-in-practice "a trap in a shell of the lab's namespace" \
+    "sh -c 'trap \"exit 0\" TERM; sleep 1020 & wait'"
+wrong 17-unshare-pitfalls "--fork but no --mount-proc" "unshare --pid --fork sleep 1120"
+wrong 17-unshare-pitfalls "--mount-proc but no --fork" "unshare --pid --mount-proc sleep 1120"
+wrong 17-unshare-pitfalls "a mount namespace without a procfs of its own" \
+    "unshare --pid --fork --mount sleep 1120"
 
 wait
 for dir in "$scratch"/case*; do

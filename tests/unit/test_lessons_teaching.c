@@ -178,6 +178,8 @@ static const struct {
     {.term = "ns_last_pid", .definition = "the last PID the kernel handed out there"},
     {.term = "parent_pid", .definition = "as a shell keeps `$!`"},
     {.term = "chain_pid", .definition = "as a shell keeps `$!`"},
+    {.term = "grace period", .definition = "The wait is the *grace period*: the time a program"},
+    {.term = "pause container", .definition = "*pause container* (a tiny program the pod starts first"},
 };
 
 /* The first block of the lessons (in order) that says term; NULL if none. */
