@@ -75,7 +75,7 @@ if [ -x "$tutor" ]; then
         grep -oE -- '\*--?[a-zA-Z][a-zA-Z-]*\*' | tr -d '*' | sort -u)
     [ "$help_opts" = "$man_opts" ] && ok "pidns-tutor(1) OPTIONS are exactly those of --help" ||
         not_ok "pidns-tutor(1) OPTIONS are exactly those of --help" "--help: $(echo $help_opts)" "man:    $(echo $man_opts)"
-    cmds=$(printf 'help\nquit\n' | "$tutor" --no-color 2>/dev/null | sed -n 's/^  *\([a-z][a-z]*\)\( .*\)\{0,1\}$/\1/p' | sort -u)
+    cmds=$(printf 'help\nquit\n' | "$tutor" --no-color 2>/dev/null | sed -n 's/^  \([a-z][a-z]*\)\( .*\)\{0,1\}$/\1/p' | sort -u)
     if [ -z "$cmds" ]; then
         not_ok "the shell's help lists commands" "no command found in: $(printf 'help\nquit\n' | "$tutor" 2>&1 | head -n 5)"
     else
