@@ -407,7 +407,8 @@ static int compare_ints(const void *a, const void *b)
 }
 
 /* Writes the paths of lines "PREFIX PATH ..." to out, comma-separated; the
- * /procN among them sorted, a run of consecutive ones as "/procA-/procB".
+ * /procN among them sorted and each once, a run of consecutive ones as
+ * "/procA-/procB".
  * Returns how many there were. */
 static size_t print_paths(FILE *out, char **lines, size_t n, const char *prefix)
 {
@@ -426,8 +427,14 @@ static size_t print_paths(FILE *out, char **lines, size_t n, const char *prefix)
             fprintf(out, "%s%.*s", count - shown > 1 ? ", " : "", (int)strcspn(path, " "), path);
     }
     int others = count > shown;
-    if (numbers != NULL)
+    if (numbers != NULL) { /* sorted, each once: two mounts stacked on /proc2 are one path */
         qsort(numbers, shown, sizeof *numbers, compare_ints);
+        size_t kept = 0;
+        for (size_t i = 0; i < shown; i++)
+            if (kept == 0 || numbers[i] != numbers[kept - 1])
+                numbers[kept++] = numbers[i];
+        shown = kept;
+    }
     for (size_t i = 0; i < shown;) {
         size_t j = i;
         while (j + 1 < shown && numbers[j + 1] == numbers[j] + 1)
