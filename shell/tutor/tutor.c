@@ -335,6 +335,8 @@ static int show_blocks(struct shell *sh, size_t from, size_t to)
         if (step->blocks[i].type != LESSON_EXPECT)
             fputc('\n', sh->render.out); /* blocks read as paragraphs */
         int rc = show_block(sh, &step->blocks[i], next, &last_output);
+        if (rc == 3 || rc == 2 || shell_interrupted)
+            sh->step_cut = 1;
         if (rc == 3)
             break; /* a command typed at a question: it says what happens next */
         if (rc == 2 || shell_interrupted) {
@@ -359,6 +361,7 @@ int tutor_show_step(struct shell *sh)
 
     record(sh);
     sh->steps_shown++;
+    sh->step_cut = 0;
     fputc('\n', sh->render.out);
     render_textf(&sh->render, RENDER_HEADING, "Lesson %d, step %d of %zu: %s", l->number,
                  sh->step_index + 1, l->step_count, step->title != NULL ? step->title : "");
