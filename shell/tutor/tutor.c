@@ -335,10 +335,10 @@ static int show_blocks(struct shell *sh, size_t from, size_t to)
         if (step->blocks[i].type != LESSON_EXPECT)
             fputc('\n', sh->render.out); /* blocks read as paragraphs */
         int rc = show_block(sh, &step->blocks[i], next, &last_output);
-        if (rc == 3 || rc == 2 || shell_interrupted)
+        if (rc == 3) {
             sh->step_cut = 1;
-        if (rc == 3)
             break; /* a command typed at a question: it says what happens next */
+        }
         if (rc == 2 || shell_interrupted) {
             render_text(&sh->render, RENDER_NOTE, "Step stopped. `again` runs it again.");
             failed = 1;
