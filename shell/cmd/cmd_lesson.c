@@ -166,6 +166,12 @@ int cmd_next(struct shell *sh, int argc, char **argv)
         return finish_lesson(sh);
     sh->step_index++;
     sh->hint_counter = 0;
+    if (sh->step_cut) { /* the step before was left at its question: its later commands never
+                         * ran (not after Ctrl-C: replaying would run the slow command again) */
+        char whose[64];
+        snprintf(whose, sizeof whose, "to set up step %d", sh->step_index + 1);
+        tutor_rebuild_lab(sh, whose);
+    }
     return tutor_show_step(sh);
 }
 

@@ -47,6 +47,8 @@ struct shell {
     int lesson_index;    /* current lesson, -1 when none */
     int step_index;      /* current step of it */
     int lesson_finished; /* the current lesson's last step was passed */
+    int step_cut;        /* the current step was left at its question (a command typed
+                          * there): what its later blocks start is missing */
     int hint_counter;    /* `hint` asked again: the next applicable hint */
     int erofs_noted;     /* the note on the read-only host was given */
     struct progress progress;

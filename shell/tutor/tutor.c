@@ -335,8 +335,10 @@ static int show_blocks(struct shell *sh, size_t from, size_t to)
         if (step->blocks[i].type != LESSON_EXPECT)
             fputc('\n', sh->render.out); /* blocks read as paragraphs */
         int rc = show_block(sh, &step->blocks[i], next, &last_output);
-        if (rc == 3)
+        if (rc == 3) {
+            sh->step_cut = 1;
             break; /* a command typed at a question: it says what happens next */
+        }
         if (rc == 2 || shell_interrupted) {
             render_text(&sh->render, RENDER_NOTE, "Step stopped. `again` runs it again.");
             failed = 1;
@@ -359,6 +361,7 @@ int tutor_show_step(struct shell *sh)
 
     record(sh);
     sh->steps_shown++;
+    sh->step_cut = 0;
     fputc('\n', sh->render.out);
     render_textf(&sh->render, RENDER_HEADING, "Lesson %d, step %d of %zu: %s", l->number,
                  sh->step_index + 1, l->step_count, step->title != NULL ? step->title : "");
@@ -407,7 +410,8 @@ static int compare_ints(const void *a, const void *b)
 }
 
 /* Writes the paths of lines "PREFIX PATH ..." to out, comma-separated; the
- * /procN among them sorted, a run of consecutive ones as "/procA-/procB".
+ * /procN among them sorted and each once, a run of consecutive ones as
+ * "/procA-/procB".
  * Returns how many there were. */
 static size_t print_paths(FILE *out, char **lines, size_t n, const char *prefix)
 {
@@ -426,8 +430,14 @@ static size_t print_paths(FILE *out, char **lines, size_t n, const char *prefix)
             fprintf(out, "%s%.*s", count - shown > 1 ? ", " : "", (int)strcspn(path, " "), path);
     }
     int others = count > shown;
-    if (numbers != NULL)
+    if (numbers != NULL) { /* sorted, each once: two mounts stacked on /proc2 are one path */
         qsort(numbers, shown, sizeof *numbers, compare_ints);
+        size_t kept = 0;
+        for (size_t i = 0; i < shown; i++)
+            if (kept == 0 || numbers[i] != numbers[kept - 1])
+                numbers[kept++] = numbers[i];
+        shown = kept;
+    }
     for (size_t i = 0; i < shown;) {
         size_t j = i;
         while (j + 1 < shown && numbers[j + 1] == numbers[j] + 1)

@@ -1,0 +1,91 @@
+#!/bin/sh
+# The learner who comes back the next day: every lesson resumed in a new
+# session at each of its steps after the first. For every lesson L of
+# lessons/ and every step K > 1, a state directory whose progress file (as
+# shell/tutor/progress.c writes it) says "lesson L, step K", then a new
+# session in batch mode (stdin not a terminal, which replays the same):
+# `lesson L` must say it resumes at step K, replay steps 1..K-1 in one line,
+# and show step K as the lesson has it: its commands' output matches, none
+# fails. When step K holds an exercise, the learner types its worked
+# solution (read from the lesson's [.solution]) and `check` must say
+# Passed: the replayed lab held what the exercise needs. Sessions run three
+# at a time, each with its own XDG_STATE_HOME.
+#
+#   LEARNER_LESSONS=DIR   plays the lessons of DIR (default lessons/)
+#   LEARNER_ONLY="01 05"  only the lessons whose file names start so
+. tests/e2e/lib/common
+. tests/e2e/lib/learner
+LESSONS=${LEARNER_LESSONS:-lessons}
+PARALLEL=3
+started=$(date +%s)
+
+# One case: $1 = its directory (input, progress, expected heading).
+cat >"$scratch/play" <<EOF
+#!/bin/sh
+cd "$(pwd)"
+dir=\$1
+XDG_STATE_HOME=\$dir/state timeout -s KILL 90 "$TUTOR" --lessons "$LESSONS" <"\$dir/input" >"\$dir/out" 2>&1
+echo \$? >"\$dir/rc"
+EOF
+
+n=0
+for f in "$LESSONS"/[0-9]*.adoc; do
+    id=$(basename "$f" .adoc)
+    if [ -n "${LEARNER_ONLY:-}" ]; then
+        case " $LEARNER_ONLY " in *" ${id%%-*} "*) ;; *) continue ;; esac
+    fi
+    num=$(lesson_number "$f")
+    steps=$(lesson_steps "$f")
+    k=2
+    while [ "$k" -le "$steps" ]; do
+        n=$((n + 1))
+        dir=$scratch/case$(printf '%03d' $n)
+        mkdir -p "$dir/state/pidns-tutor"
+        # progress.c's format: the step is counted from 0
+        printf '# pidns-tutor progress, format 1\ncurrent %s\nlesson %s step %d done 0 checked 0\n' \
+            "$id" "$id" $((k - 1)) >"$dir/state/pidns-tutor/progress"
+        printf 'lesson %s step %d\n' "$num" "$k" >"$dir/name"
+        printf '%d\n' "$((k - 1))" >"$dir/before"
+        echo "Lesson $num, step $k of $steps" >"$dir/heading"
+        : >"$dir/exercises"
+        {
+            echo "lesson $num"
+            exercise_rows "$f" | awk -F '\t' -v k="$k" '$1 == k' >"$dir/exercises"
+            while IFS="$(printf '\t')" read -r step solution check; do
+                type_exercise "$solution" "$check"
+            done <"$dir/exercises"
+            echo quit
+        } >"$dir/input"
+        k=$((k + 1))
+    done
+done
+
+ls -d "$scratch"/case* | xargs -P $PARALLEL -n 1 sh "$scratch/play"
+
+for dir in "$scratch"/case*; do
+    name=$(cat "$dir/name")
+    out=$dir/out
+    upto=$(cat "$dir/before")
+    if [ "$upto" -eq 1 ]; then replayed="(replayed step 1 quietly"; else replayed="(replayed steps 1-$upto quietly"; fi
+    why=""
+    [ "$(cat "$dir/rc")" -eq 0 ] || why="$why; exit status $(cat "$dir/rc")"
+    grep -qF "(resuming at step $((upto + 1)))" "$out" || why="$why; no '(resuming at step $((upto + 1)))'"
+    [ "$(grep -cF "$replayed" "$out")" -eq 1 ] || why="$why; not one '$replayed' line"
+    grep -qF "$(cat "$dir/heading")" "$out" || why="$why; step not shown"
+    bad_lines=$(unexpected "$out")
+    [ -z "$bad_lines" ] || why="$why; unexpected: $(printf '%s' "$bad_lines" | head -n 3 | tr '\n' '|')"
+    exercises=$(grep -c . "$dir/exercises")
+    passed=$(grep -c '^Passed: ' "$out")
+    [ "$passed" -eq "$exercises" ] || why="$why; $passed of $exercises exercise(s) passed"
+    grep -q 'host unchanged by the lab' "$out" || why="$why; no 'host unchanged by the lab'"
+    if [ -z "$why" ]; then
+        ok "$name: resumed, replayed, shown as the lesson has it$([ "$exercises" -eq 0 ] || echo ', its exercise passes')"
+    else
+        bad "$name: ${why#; }"
+        sed 's/^/     | /' "$out" | tail -n 25
+    fi
+done
+check "every lesson has a case ($n sessions)" [ "$n" -ge 1 ]
+check "nothing of the sessions left" nothing_left "pidns|sleep"
+echo "# $n sessions, $PARALLEL at a time, in $(($(date +%s) - started)) s"
+finish
