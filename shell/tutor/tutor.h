@@ -86,6 +86,20 @@ void tutor_forget_jobs(struct shell *sh);
  * straight. Returns 0, or 1 when a replayed command failed. */
 int tutor_rebuild_lab(struct shell *sh, const char *whose);
 
+/* The lab the current step's exercise meets, rebuilt from scratch: stops
+ * and unmounts everything (quietly), replays steps 1 to K-1 and the blocks
+ * of step K before its exercise, output thrown away. --auto runs each
+ * wrong attempt, and then the solution, from there. Returns 0; 1 when a
+ * replayed command failed (*failed names it); -1 when the lab could not be
+ * cleaned up or Ctrl-C stopped the replay. */
+int tutor_rebuild_exercise_start(struct shell *sh, const char **failed);
+
+/* Runs commands in the lab with their output thrown away, as a solution
+ * runs: until they end, or become a job when they keep running. Returns
+ * the exit status (0 when it became a job), 130 after Ctrl-C, -1 when it
+ * could not run. */
+int tutor_run_quietly(struct shell *sh, const char *commands);
+
 /* --auto LESSON|all: every step, every exercise (its solution, then its
  * check), every quiz, unattended. Returns 0 when all passed, 1 if not. */
 int tutor_auto(struct shell *sh, const char *which);
