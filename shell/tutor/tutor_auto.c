@@ -17,8 +17,9 @@
  * looks for. */
 #define AUTO_CHECK_WAIT_MS 5000
 /* A wrong attempt is checked once it has settled (ended, or become a job),
- * then once more this much later: what it left running had a moment to
- * act, without polling for seconds on every attempt. */
+ * then, when it stays running, once more this much later: what it left
+ * running had a moment to act, without polling for seconds on every
+ * attempt. */
 #define AUTO_WRONG_RECHECK_MS 300
 
 /* The check on the state before the work must fail: a check that passes
@@ -62,9 +63,13 @@ static int wrong_attempts(struct shell *sh, const struct lesson_block *exercise)
 
     for (size_t i = 0; i < exercise->wrong_count && !shell_interrupted; i++) {
         const struct lesson_wrong *w = &exercise->wrongs[i];
-        int status = tutor_run_quietly(sh, w->commands);
+        int stays = 0;
+        int status = tutor_run_quietly(sh, w->commands, &stays);
         int passed = status == -1 || status == 130 ? -1 : tutor_check(sh, exercise);
-        if (passed == 0) {
+        /* An attempt that ended took what it started with it (the lab ends
+         * what a command leaves running): only one that stays can still
+         * change the lab. */
+        if (passed == 0 && stays) {
             nanosleep(&(struct timespec){AUTO_WRONG_RECHECK_MS / 1000,
                                          AUTO_WRONG_RECHECK_MS % 1000 * 1000 * 1000},
                       NULL);

@@ -211,10 +211,12 @@ int tutor_rebuild_exercise_start(struct shell *sh, const char **failed)
     return stopped ? -1 : *failed != NULL;
 }
 
-int tutor_run_quietly(struct shell *sh, const char *commands)
+int tutor_run_quietly(struct shell *sh, const char *commands, int *stays)
 {
     int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    const struct lab_job *jobs;
 
+    *stays = 0;
     if (devnull == -1 || sh->lab == NULL) {
         if (devnull != -1)
             close(devnull);
@@ -222,7 +224,9 @@ int tutor_run_quietly(struct shell *sh, const char *commands)
     }
     fflush(sh->render.out);
     shell_interrupted = 0;
+    size_t before = lab_jobs(sh->lab, &jobs);
     int status = replay_command(sh, commands, 1, NULL, devnull);
     close(devnull);
+    *stays = lab_jobs(sh->lab, &jobs) > before;
     return status == 130 || shell_interrupted ? 130 : status;
 }
