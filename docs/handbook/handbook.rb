@@ -13,7 +13,7 @@
 #    (HTML only; a PDF has its table of contents and page order);
 #  - highlights the [.run] command lines and [.solution] scripts as shell;
 #  - folds what a reader should think about first: the [.answer] of a
-#    prediction, the hints, the check and the worked solution of an exercise,
+#    prediction, the hints, the check, the worked solution and the wrong attempts of an exercise,
 #    and which choice of a quiz is right (the checklist loses its ticks);
 #  - puts beside each [.expect] pattern what the lesson's command really printed
 #    in a reference run (docs/handbook/capture-reference.sh, which records
@@ -340,6 +340,13 @@ module PidnsHandbook
             replace(b) { fold(ex, 'Worked solution', 'solution-fold', [b]) }
           end
         end
+        # The wrong attempts (each titled with its mistake) go together into
+        # one fold after the solution: they give away what the check tests.
+        wrongs = ex.blocks.select { |b| b.context == :listing && b.has_role?('wrong') }
+        unless wrongs.empty?
+          wrongs.each { |b| ex.blocks.delete(b) }
+          ex << fold(ex, 'Wrong attempts `check` refuses', 'wrong-fold', wrongs)
+        end
       end
       body.find_by(context: :example) { |b| b.has_role?('quiz') }.each { |q| fold_quiz(q) }
     end
@@ -363,7 +370,7 @@ module PidnsHandbook
     end
 
     def highlight_commands(body)
-      body.find_by(context: :listing) { |b| b.has_role?('run') || b.has_role?('solution') || b.has_role?('check') }.each do |b|
+      body.find_by(context: :listing) { |b| b.has_role?('run') || b.has_role?('solution') || b.has_role?('check') || b.has_role?('wrong') }.each do |b|
         next if b.style == 'source'
         b.style = 'source'
         b.set_attr('language', 'shell')

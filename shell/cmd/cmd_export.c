@@ -50,9 +50,10 @@ static void put_quoted(FILE *f, const char *text)
 
 /* A here-document holding text: its end marker is a line the text does not
  * hold. */
-static void put_here_document(FILE *f, const char *text)
+static void put_here_document_as(FILE *f, const char *text, const char *base)
 {
-    char marker[32] = "EXPECTED";
+    char marker[32];
+    snprintf(marker, sizeof marker, "%s", base);
     for (int n = 1; n < 1000; n++) {
         size_t len = strlen(marker);
         const char *at = text;
@@ -61,11 +62,16 @@ static void put_here_document(FILE *f, const char *text)
             at++;
         if (at == NULL)
             break;
-        snprintf(marker, sizeof marker, "EXPECTED_%d", n);
+        snprintf(marker, sizeof marker, "%s_%d", base, n);
     }
     size_t len = strlen(text);
     fprintf(f, "<<'%s'\n%s%s%s\n", marker, text, len > 0 && text[len - 1] != '\n' ? "\n" : "",
             marker);
+}
+
+static void put_here_document(FILE *f, const char *text)
+{
+    put_here_document_as(f, text, "EXPECTED");
 }
 
 /* A command of the lesson, in a subshell of its own (the tutorial runs each
@@ -73,6 +79,10 @@ static void put_here_document(FILE *f, const char *text)
 static void put_command(FILE *f, const char *command, int index, int background)
 {
     size_t len = strlen(command);
+    if (background) { /* its command line, for $TUTOR_JOBS if it stays running */
+        fprintf(f, "cat >\"$lab_dir/cmd.%d\" ", index);
+        put_here_document_as(f, command, "COMMAND");
+    }
     fprintf(f, "(\n%s%s) >\"$lab_dir/%d\" 2>&1%s\n", command,
             len > 0 && command[len - 1] != '\n' ? "\n" : "", index, background ? " &" : "");
 }

@@ -272,7 +272,7 @@ static int hint_applies(struct shell *sh, const struct lesson_block *ex,
         return 0;
     if (h->when == NULL)
         return 1;
-    int status = sh->lab != NULL ? lab_capture(sh->lab, h->when, &out) : -1;
+    int status = tutor_capture_condition(sh, h->when, &out);
     free(out);
     return status == 0;
 }

@@ -110,6 +110,9 @@ struct lab_job {
     pid_t lab_pid; /* in the lab's PID namespace, as ps in the lab shows it */
     const char *command;
     int running;
+    /* Once it has ended: its exit status as a shell's $? gives it (128+N
+     * when a signal N ended it); -1 while it runs, or when unknown. */
+    int status;
 };
 /* The jobs started by lab_start() and lab_start_background(), finished ones
  * included until cleanup. */

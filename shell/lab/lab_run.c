@@ -282,7 +282,7 @@ static int add_job(struct lab *lab, const char *command_line, const struct runne
         return -1;
     slot->runner = h->pid;
     slot->job = (struct lab_job){lab->next_job_id++, lab_host_pid_of(h->pid, h->command_lab_pid),
-                                 h->command_lab_pid, slot->command, 1};
+                                 h->command_lab_pid, slot->command, 1, -1};
     lab->job_count++;
     return slot->job.id;
 }
@@ -334,10 +334,15 @@ int lab_job_reap(struct lab *lab, struct lab_job_slot *slot, int block)
     if (!slot->job.running)
         return 0;
     pid_t pid;
-    while ((pid = waitpid(slot->runner, NULL, block ? 0 : WNOHANG)) == -1 && errno == EINTR)
+    int status = 0;
+    while ((pid = waitpid(slot->runner, &status, block ? 0 : WNOHANG)) == -1 && errno == EINTR)
         ;
     if (pid == slot->runner || (pid == -1 && errno == ECHILD)) {
         slot->job.running = 0;
+        /* The runner exits with its command's status (128+N for a signal);
+         * a runner killed itself reports that signal. */
+        if (pid == slot->runner)
+            slot->job.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         return 1;
     }
     return 0;

@@ -189,6 +189,11 @@ static void lesson_free_block(struct lesson_block *b)
         free(b->hints[i].text);
     }
     free(b->hints);
+    for (size_t i = 0; i < b->wrong_count; i++) {
+        free(b->wrongs[i].title);
+        free(b->wrongs[i].commands);
+    }
+    free(b->wrongs);
     for (size_t i = 0; i < b->choice_count; i++) {
         free(b->choices[i].text);
         free(b->choices[i].explanation);

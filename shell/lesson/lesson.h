@@ -31,6 +31,14 @@ struct lesson_hint {
     char *text;
 };
 
+/* A wrong attempt at an exercise: a mistake a learner plausibly makes,
+ * which the check must refuse (--auto runs it and proves it does). */
+struct lesson_wrong {
+    char *title;    /* what the mistake is, e.g. "the parent program's PID" */
+    char *commands; /* the attempt, as the learner would type it */
+    int line;       /* where its [.wrong] starts, for messages */
+};
+
 struct lesson_block {
     enum lesson_block_type type;
     int line; /* where it starts in the file, for messages */
@@ -60,6 +68,10 @@ struct lesson_block {
     char *solution;
     struct lesson_hint *hints;
     size_t hint_count;
+    /* EXERCISE: wrong attempts ([.wrong] listings), each of which the
+     * check must refuse, from the step's starting state. */
+    struct lesson_wrong *wrongs;
+    size_t wrong_count;
     /* QUIZ */
     struct lesson_choice *choices;
     size_t choice_count;

@@ -206,23 +206,79 @@ static int lb_text_paragraph(struct lp *p, struct lesson_block *b, int stop_at_c
     return rc;
 }
 
+/* A block title line: ".Title" (not "..." or ". item"). */
+static int lb_is_block_title(const char *line)
+{
+    return line[0] == '.' && line[1] && line[1] != ' ' && line[1] != '.';
+}
+
+/* A wrong attempt inside an exercise, at its title line:
+ *     .what the mistake is
+ *     [.wrong]
+ *     ----
+ *     the commands
+ *     ----
+ * The title comes first, directly above [.wrong]: asciidoctor shows it as
+ * the listing's title, the tutorial names the attempt by it. */
+static int lb_wrong(struct lp *p, struct lesson_block *b)
+{
+    size_t title_at = p->pos, at = p->pos + 1;
+    struct lp_attrs a;
+    char *commands = NULL;
+
+    if (at >= p->limit || !lp_is_attribute_line(lp_line(p, at)))
+        return lp_fail(p, title_at,
+                       "a block title ('.Title') inside an exercise names a wrong attempt: "
+                       "put [.wrong] on the next line, then its ---- listing");
+    if (lp_parse_attrs(p, at, &a) == -1)
+        return -1;
+    free(a.when);
+    if (a.is_source || strcmp(a.roles[0], "wrong") != 0)
+        return lp_fail(p, title_at,
+                       "a block title ('.Title') inside an exercise names a wrong attempt: "
+                       "the line after it must be [.wrong]");
+    if (lp_check_modifiers(p, at, &a, NULL) == -1)
+        return -1;
+    p->pos = at + 1;
+    if (lb_listing_once(p, at, "wrong", &commands) == -1) {
+        free(commands);
+        return -1;
+    }
+    struct lesson_wrong *bigger = realloc(b->wrongs, (b->wrong_count + 1) * sizeof(*b->wrongs));
+    char *title = strdup(lp_line(p, title_at) + 1);
+    if (!bigger || !title) {
+        if (bigger)
+            b->wrongs = bigger;
+        free(title);
+        free(commands);
+        return lp_oom(p);
+    }
+    b->wrongs = bigger;
+    b->wrongs[b->wrong_count++] = (struct lesson_wrong){title, commands, (int)at + 1};
+    return 0;
+}
+
 /* One item inside an exercise: task paragraph, [.check], [.solution], [.hint]. */
 static int lb_exercise_item(struct lp *p, struct lesson_block *b)
 {
     size_t at = p->pos;
     const char *line = lp_line(p, at);
+    if (lb_is_block_title(line))
+        return lb_wrong(p, b);
     if (!lp_is_attribute_line(line)) {
         if (lp_is_delimiter(line))
             return lp_fail(p, at,
                            "a delimited block inside an exercise needs a role: "
-                           "[.check] or [.solution]");
+                           "[.check], [.solution] or [.wrong]");
         return lb_text_paragraph(p, b, 0);
     }
     struct lp_attrs a;
     p->pos++;
     int rc = lp_parse_attrs(p, at, &a);
     if (rc == 0 && (a.is_source || a.role_count == 0))
-        rc = lp_fail(p, at, "inside an exercise only [.check], [.solution] and [.hint] may appear");
+        rc = lp_fail(p, at,
+                     "inside an exercise only [.check], [.solution], [.hint] and [.wrong] may "
+                     "appear");
     if (rc == 0)
         rc = lp_check_modifiers(p, at, &a, NULL);
     if (rc == 0 && strcmp(a.roles[0], "check") == 0)
@@ -231,8 +287,13 @@ static int lb_exercise_item(struct lp *p, struct lesson_block *b)
         rc = lb_listing_once(p, at, "solution", &b->solution);
     else if (rc == 0 && strcmp(a.roles[0], "hint") == 0)
         rc = lb_add_hint(p, b, at, &a);
+    else if (rc == 0 && strcmp(a.roles[0], "wrong") == 0)
+        rc = lp_fail(p, at,
+                     "a [.wrong] attempt needs a title line right above it, saying what the "
+                     "mistake is (e.g. '.the parent program's PID')");
     else if (rc == 0)
-        rc = lp_fail(p, at, "unknown role '.%s' inside an exercise (known: check, solution, hint)",
+        rc = lp_fail(p, at,
+                     "unknown role '.%s' inside an exercise (known: check, solution, hint, wrong)",
                      a.roles[0]);
     free(a.when);
     return rc;
@@ -423,7 +484,8 @@ static int lb_block(struct lp *p, struct lesson_step *step)
     else if (rc == 0 && !strcmp(role, "quiz"))
         rc = lp_check_modifiers(p, at, &a, NULL) ?: lb_quiz(p, step, at);
     else if (rc == 0 &&
-             (!strcmp(role, "check") || !strcmp(role, "solution") || !strcmp(role, "hint")))
+             (!strcmp(role, "check") || !strcmp(role, "solution") || !strcmp(role, "hint") ||
+              !strcmp(role, "wrong")))
         rc = lp_fail(p, at, "[.%s] belongs inside an [.exercise] block", role);
     else if (rc == 0 && !strcmp(role, "answer"))
         rc = lp_fail(p, at, "[.answer] belongs inside a [.predict] block");
@@ -536,8 +598,10 @@ int lp_parse_body(struct lp *p, struct lesson *out)
             rc = lp_fail(p, at,
                          "document attributes (:name: value) belong in the header, "
                          "right under the title");
-        else if (line[0] == '.' && line[1] && line[1] != ' ' && line[1] != '.')
-            rc = lp_fail(p, at, "block titles ('.Title') are not part of the lesson format");
+        else if (lb_is_block_title(line))
+            rc = lp_fail(p, at,
+                         "block titles ('.Title') are not part of the lesson format, but to "
+                         "name a [.wrong] attempt inside an [.exercise]");
         else
             rc = lb_text(p, step);
         if (rc == -1)

@@ -30,6 +30,16 @@ void tutor_enter(struct shell *sh, int index, int step);
 /* The exercise of the current step, or NULL. */
 const struct lesson_block *tutor_current_exercise(const struct shell *sh);
 
+/* Runs a [.check] or a hint's when= condition in the lab (lab_capture,
+ * LC_ALL=C), with the facts of the lab's jobs in the file $TUTOR_JOBS
+ * (TUTOR_JOBS_FILE in the lab), written just before: one line per job,
+ * "ID PID STATE DETAIL COMMAND", STATE running (DETAIL -), exited (DETAIL
+ * the exit status) or killed (DETAIL the signal, e.g. SIGKILL), PID the
+ * job's PID in the lab, COMMAND its command line (newlines as "; ").
+ * Returns the exit status, -1 on error. */
+int tutor_capture_condition(struct shell *sh, const char *command, char **output);
+#define TUTOR_JOBS_FILE "/tmp/.pidns-tutor-jobs"
+
 /* Runs an exercise's check in the lab. Returns 1 passed, 0 not yet, -1 error. */
 int tutor_check(struct shell *sh, const struct lesson_block *exercise);
 
@@ -85,6 +95,20 @@ void tutor_forget_jobs(struct shell *sh);
  * of the current step is then the same as when the lesson is played
  * straight. Returns 0, or 1 when a replayed command failed. */
 int tutor_rebuild_lab(struct shell *sh, const char *whose);
+
+/* The lab the current step's exercise meets, rebuilt from scratch: stops
+ * and unmounts everything (quietly), replays steps 1 to K-1 and the blocks
+ * of step K before its exercise, output thrown away. --auto runs each
+ * wrong attempt, and then the solution, from there. Returns 0; 1 when a
+ * replayed command failed (*failed names it); -1 when the lab could not be
+ * cleaned up or Ctrl-C stopped the replay. */
+int tutor_rebuild_exercise_start(struct shell *sh, const char **failed);
+
+/* Runs commands in the lab with their output thrown away, as a solution
+ * runs: until they end, or become a job when they keep running (*stays is
+ * then 1). Returns the exit status (0 when it became a job), 130 after
+ * Ctrl-C, -1 when it could not run. */
+int tutor_run_quietly(struct shell *sh, const char *commands, int *stays);
 
 /* --auto LESSON|all: every step, every exercise (its solution, then its
  * check), every quiz, unattended. Returns 0 when all passed, 1 if not. */

@@ -1,7 +1,8 @@
 /* tutor_auto.c: --auto LESSON|all, the unattended run of lessons for
  * classroom projectors and CI: every step, every check, every quiz.
- * Each exercise's check runs twice: before the solution, when it must
- * fail, and after it, when it must pass.
+ * Each exercise's check runs before the solution, when it must fail; after
+ * each of its [.wrong] attempts, each run from the exercise's own starting
+ * state, when it must fail too; and after the solution, when it must pass.
  */
 #include "tutor/tutor.h"
 #include "lab/lab.h"
@@ -15,11 +16,16 @@
 /* How long --auto gives a worked solution to bring about what its check
  * looks for. */
 #define AUTO_CHECK_WAIT_MS 5000
+/* A wrong attempt is checked once it has settled (ended, or become a job),
+ * then, when it stays running, once more this much later: what it left
+ * running had a moment to act, without polling for seconds on every
+ * attempt. */
+#define AUTO_WRONG_RECHECK_MS 300
 
-/* The exercise of the current step: its check on the state before the
- * work, which must fail (a check that passes already proves nothing about
- * the learner's work), then its solution, then its check again. */
-int tutor_run_solution(struct shell *sh, const struct lesson_block *exercise)
+/* The check on the state before the work must fail: a check that passes
+ * already proves nothing about the learner's work. Returns 1 when it
+ * passes (a failed lesson). */
+static int check_passes_before(struct shell *sh, const struct lesson_block *exercise)
 {
     if (tutor_check(sh, exercise) == 1) {
         render_text(&sh->render, RENDER_BAD,
@@ -28,6 +34,70 @@ int tutor_run_solution(struct shell *sh, const struct lesson_block *exercise)
         return 1;
     }
     render_text(&sh->render, RENDER_NOTE, "(the check fails before the work, as it should)");
+    return 0;
+}
+
+/* Rebuilds the lab the exercise meets. Returns 1 when it could not. */
+static int rebuild(struct shell *sh)
+{
+    const char *failed = NULL;
+    int rc = tutor_rebuild_exercise_start(sh, &failed);
+
+    if (rc == 0)
+        return 0;
+    if (failed != NULL)
+        render_textf(&sh->render, RENDER_BAD,
+                     "could not rebuild the lab of this exercise: `%.*s` failed",
+                     (int)strcspn(failed, "\n"), failed);
+    else
+        render_text(&sh->render, RENDER_BAD, "could not rebuild the lab of this exercise");
+    return 1;
+}
+
+/* Each [.wrong] attempt, from the exercise's own starting state: the check
+ * must refuse it. The lab is rebuilt after each one, so the solution runs
+ * where a learner starts too. Returns the number that failed. */
+static int wrong_attempts(struct shell *sh, const struct lesson_block *exercise)
+{
+    int failed = 0;
+
+    for (size_t i = 0; i < exercise->wrong_count && !shell_interrupted; i++) {
+        const struct lesson_wrong *w = &exercise->wrongs[i];
+        int stays = 0;
+        int status = tutor_run_quietly(sh, w->commands, &stays);
+        int passed = status == -1 || status == 130 ? -1 : tutor_check(sh, exercise);
+        /* An attempt that ended took what it started with it (the lab ends
+         * what a command leaves running): only one that stays can still
+         * change the lab. */
+        if (passed == 0 && stays) {
+            nanosleep(&(struct timespec){AUTO_WRONG_RECHECK_MS / 1000,
+                                         AUTO_WRONG_RECHECK_MS % 1000 * 1000 * 1000},
+                      NULL);
+            passed = tutor_check(sh, exercise);
+        }
+        if (passed == 0)
+            render_textf(&sh->render, RENDER_NOTE,
+                         "(wrong attempt '%s': the check refuses it, as it should)", w->title);
+        else if (passed == 1)
+            render_textf(&sh->render, RENDER_BAD,
+                         "check: FAILED: the wrong attempt '%s' passes it (line %d)", w->title,
+                         w->line);
+        else
+            render_textf(&sh->render, RENDER_BAD,
+                         "the wrong attempt '%s' (line %d) could not run, or was stopped",
+                         w->title, w->line);
+        failed += passed != 0;
+        if (rebuild(sh))
+            return failed + 1;
+    }
+    return failed;
+}
+
+/* check_passes_before, then the solution and the check (see tutor.h). */
+static int run_solution(struct shell *sh, const struct lesson_block *exercise, int check_first)
+{
+    if (check_first && check_passes_before(sh, exercise))
+        return 1;
     if (exercise->solution != NULL) {
         render_text(&sh->render, RENDER_NOTE, "(running the worked solution)");
         int status = tutor_run_command(sh, exercise->solution, 1, NULL);
@@ -51,6 +121,23 @@ int tutor_run_solution(struct shell *sh, const struct lesson_block *exercise)
     return passed == 1 ? 0 : 1;
 }
 
+int tutor_run_solution(struct shell *sh, const struct lesson_block *exercise)
+{
+    return run_solution(sh, exercise, 1);
+}
+
+/* An exercise in --auto: the check fails before the work, refuses each
+ * wrong attempt, and passes after the solution, each from the exercise's
+ * starting state. */
+static int auto_exercise(struct shell *sh, const struct lesson_block *exercise)
+{
+    if (check_passes_before(sh, exercise))
+        return 1;
+    if (wrong_attempts(sh, exercise) != 0)
+        return 1;
+    return run_solution(sh, exercise, exercise->wrong_count > 0);
+}
+
 /* One lesson, start to end; the lab is cleaned up after it. Returns the
  * number of failed steps. */
 static int auto_lesson(struct shell *sh, int index)
@@ -63,7 +150,7 @@ static int auto_lesson(struct shell *sh, int index)
         int bad = tutor_show_step(sh) != SHELL_OK;
         const struct lesson_block *exercise = tutor_current_exercise(sh);
         if (!bad && exercise != NULL)
-            bad = tutor_run_solution(sh, exercise) || tutor_show_debrief(sh) != SHELL_OK;
+            bad = auto_exercise(sh, exercise) || tutor_show_debrief(sh) != SHELL_OK;
         if (bad) {
             render_textf(&sh->render, RENDER_BAD, "lesson %d, step %zu (%s): FAILED", l->number,
                          s + 1, l->steps[s].title);

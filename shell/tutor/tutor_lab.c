@@ -71,14 +71,15 @@ static int replay_exercise(struct shell *sh, const struct lesson_block *b, int d
     return status;
 }
 
-/* Replays the blocks of one step that act on the lab. Returns the first
- * command that failed (NULL when none), *stopped set after Ctrl-C. */
-static const char *replay_step(struct shell *sh, const struct lesson_step *step, int devnull,
-                               int *stopped)
+/* Replays blocks [0, upto) of one step, those that act on the lab.
+ * Returns the first command that failed (NULL when none), *stopped set
+ * after Ctrl-C. */
+static const char *replay_step(struct shell *sh, const struct lesson_step *step, size_t upto,
+                               int devnull, int *stopped)
 {
     const char *failed = NULL;
 
-    for (size_t i = 0; i < step->block_count && !*stopped; i++) {
+    for (size_t i = 0; i < upto && i < step->block_count && !*stopped; i++) {
         const struct lesson_block *b = &step->blocks[i];
         const struct lesson_block *next = i + 1 < step->block_count ? &step->blocks[i + 1] : NULL;
         int status = 0;
@@ -95,6 +96,31 @@ static const char *replay_step(struct shell *sh, const struct lesson_step *step,
         if (failed == NULL && !*stopped && (status == -1 || (status != 0 && !expected)))
             failed = b->type == LESSON_RUN ? b->text : b->solution;
     }
+    return failed;
+}
+
+/* Replays steps [0, upto) of the current lesson, then blocks [0, blocks)
+ * of step upto, with their output thrown away. Returns the first command
+ * that failed (NULL when none), *stopped set after Ctrl-C or when
+ * /dev/null could not be opened. */
+static const char *replay_quietly(struct shell *sh, int upto, size_t blocks, int *stopped)
+{
+    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    const char *failed = NULL;
+    int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+    *stopped = devnull == -1;
+    fflush(sh->render.out);
+    shell_interrupted = 0;
+    for (int s = 0; s <= upto && s < (int)l->step_count && !*stopped; s++) {
+        const char *f =
+            replay_step(sh, &l->steps[s], s < upto ? l->steps[s].block_count : blocks, devnull,
+                        stopped);
+        if (failed == NULL)
+            failed = f;
+    }
+    if (devnull != -1)
+        close(devnull);
     return failed;
 }
 
@@ -124,23 +150,9 @@ static void put_running(FILE *f, struct shell *sh)
 /* Replays steps [0, upto) of the current lesson; one line says so. */
 static int replay(struct shell *sh, int upto)
 {
-    const struct lesson *l = &sh->lessons[sh->lesson_index];
-    const char *failed = NULL;
     int stopped = 0;
-    int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    const char *failed = replay_quietly(sh, upto, 0, &stopped);
 
-    if (devnull == -1) {
-        shell_error(sh, "cannot replay the earlier steps: /dev/null: cannot open it");
-        return 1;
-    }
-    fflush(sh->render.out);
-    shell_interrupted = 0;
-    for (int s = 0; s < upto && !stopped; s++) {
-        const char *f = replay_step(sh, &l->steps[s], devnull, &stopped);
-        if (failed == NULL)
-            failed = f;
-    }
-    close(devnull);
     if (stopped) {
         render_text(&sh->render, RENDER_BAD,
                     "(replaying the earlier steps was stopped by Ctrl-C: `again` replays them)");
@@ -169,4 +181,51 @@ int tutor_rebuild_lab(struct shell *sh, const char *whose)
         return 0;
     own_lab(sh, whose);
     return sh->step_index > 0 ? replay(sh, sh->step_index) : 0;
+}
+
+/* The index of the exercise in a step, or its block count. */
+static size_t exercise_at(const struct lesson_step *step)
+{
+    size_t i = 0;
+    while (i < step->block_count && step->blocks[i].type != LESSON_EXERCISE)
+        i++;
+    return i;
+}
+
+int tutor_rebuild_exercise_start(struct shell *sh, const char **failed)
+{
+    char *summary = NULL;
+
+    *failed = NULL;
+    if (sh->lab == NULL || sh->lesson_index < 0)
+        return -1;
+    if (tutor_cleanup_summary(sh, 0, &summary) == -1) {
+        free(summary);
+        return -1;
+    }
+    free(summary);
+    const struct lesson_step *step = &sh->lessons[sh->lesson_index].steps[sh->step_index];
+    int stopped = 0;
+    *failed = replay_quietly(sh, sh->step_index, exercise_at(step), &stopped);
+    return stopped ? -1 : *failed != NULL;
+}
+
+int tutor_run_quietly(struct shell *sh, const char *commands, int *stays)
+{
+    int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    const struct lab_job *jobs;
+
+    *stays = 0;
+    if (devnull == -1 || sh->lab == NULL) {
+        if (devnull != -1)
+            close(devnull);
+        return -1;
+    }
+    fflush(sh->render.out);
+    shell_interrupted = 0;
+    size_t before = lab_jobs(sh->lab, &jobs);
+    int status = replay_command(sh, commands, 1, NULL, devnull);
+    close(devnull);
+    *stays = lab_jobs(sh->lab, &jobs) > before;
+    return status == 130 || shell_interrupted ? 130 : status;
 }

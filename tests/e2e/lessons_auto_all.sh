@@ -1,7 +1,8 @@
 #!/bin/sh
 # lessons_auto_all.sh: the real lessons, taken unattended by the real shell
 # (--auto all): every command runs, every [.expect] matches this kernel's
-# output, every exercise's solution makes its check pass; by both routes
+# output, every exercise's check refuses each of its [.wrong] attempts and
+# passes after its solution; by both routes
 # (root, and the user-namespace route a learner without root takes); and the
 # host is left as it was.
 set -u
@@ -16,6 +17,7 @@ trap 'rm -rf "$scratch"' EXIT
 export XDG_STATE_HOME="$scratch/state" NO_COLOR=1
 fails=0
 count=$(ls lessons/[0-9]*-*.adoc | wc -l)
+wrongs=$(cat lessons/[0-9]*-*.adoc | grep -c '^\[\.wrong\]$')
 
 run_route() { # $1 = name, then options
     name=$1
@@ -24,11 +26,13 @@ run_route() { # $1 = name, then options
     timeout -s KILL 300 "$TUTOR" "$@" --auto all --lessons lessons </dev/null >"$scratch/$name.out" 2>&1
     rc=$?
     after=$(grep -cE ' /proc[0-9]+ ' /proc/self/mountinfo)
+    refused=$(grep -c "^  (wrong attempt '" "$scratch/$name.out")
     if [ $rc -eq 0 ] && grep -q -- "--auto: $count lesson(s) run, 0 failed" "$scratch/$name.out" &&
-        grep -q "host unchanged" "$scratch/$name.out" && [ "$before" = "$after" ]; then
-        echo "ok   --auto all, $name: $count lessons passed, host unchanged"
+        grep -q "host unchanged" "$scratch/$name.out" && [ "$before" = "$after" ] &&
+        [ "$refused" -eq "$wrongs" ]; then
+        echo "ok   --auto all, $name: $count lessons passed, their checks refused all $wrongs wrong attempts, host unchanged"
     else
-        echo "FAIL --auto all, $name (exit status $rc); the failing steps:"
+        echo "FAIL --auto all, $name (exit status $rc; $refused of $wrongs wrong attempts refused); the failing steps:"
         grep -E 'FAILED|not what the lesson expected|failed' "$scratch/$name.out" | head -20
         fails=$((fails + 1))
     fi

@@ -1,11 +1,16 @@
 #!/bin/sh
-# lessons_wrong_attempts.sh: the checks of the real lessons tell a wrong
-# attempt from the work. For each exercise below, a copy of its lesson has
-# the worked solution replaced by a plausible wrong attempt; --auto must then
-# report "check: FAILED" for it (the check observes the kernel state the
-# exercise asks for, not just any end state). --auto itself already proves,
-# on every lesson, that each check fails before the work and passes after
-# the solution.
+# lessons_wrong_attempts.sh: the negative controls of the [.wrong] attempts.
+# The lessons list, in each exercise, plausible wrong attempts that --auto
+# runs from the exercise's starting state and that the check must refuse
+# (lessons_auto_all.sh runs them all). This proves the mechanism can fail:
+#  - every exercise of every lesson lists at least one [.wrong] attempt;
+#  - a copy of a lesson whose [.wrong] attempt is in fact its solution makes
+#    --auto fail, naming the attempt;
+#  - lesson 11 with its check as it was before $TUTOR_JOBS (a file and no
+#    process left, not how the command ended) lets its attempt "the trap's
+#    file written by hand" through, and --auto says so: the facts of
+#    $TUTOR_JOBS are what catch it;
+#  - a check that passes anyway (`true`) fails --auto (before the work).
 set -u
 O=${PIDNS_TUTOR_BUILD:-build}
 TUTOR=$O/pidns-tutor
@@ -17,69 +22,78 @@ scratch=$(mktemp -d /tmp/pidns-tutor-wrong.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 export XDG_STATE_HOME="$scratch/state" NO_COLOR=1
 fails=0
+ok() { echo "ok   $1"; }
+fail() {
+    echo "FAIL $1"
+    fails=$((fails + 1))
+}
 
-# wrong LESSON DESCRIPTION ATTEMPT: the lesson with ATTEMPT as its last
-# exercise's solution must fail that check. Each case runs in the
-# background in a directory of its own (most of a case is --auto waiting a
-# few seconds for a check that never passes); verdict reads the results.
+# Every exercise has a [.wrong] attempt.
+for f in lessons/[0-9]*-*.adoc; do
+    missing=$(awk '
+        $0 == "[.exercise]" { inside = 1; wrongs = 0; at = NR; getline; next }
+        inside && $0 == "[.wrong]" { wrongs++ }
+        inside && $0 == "====" { inside = 0; if (wrongs == 0) print at }' "$f")
+    if [ -n "$missing" ]; then
+        fail "$f: the exercise at line $missing lists no [.wrong] attempt"
+    fi
+done
+[ "$fails" -eq 0 ] && ok "every exercise of every lesson lists a [.wrong] attempt"
+
+# case NAME LESSON AWK-PROGRAM: --auto on a copy of LESSON edited by the awk
+# program, in the background, in a directory of its own.
 n=0
-wrong() {
+case_() {
     n=$((n + 1))
     dir=$scratch/case$n
     mkdir "$dir" "$dir/lessons"
     ln -s "$(pwd)/examples" "$dir/examples"
-    printf '%s: %s\n' "$1" "$2" >"$dir/name"
-    awk -v attempt="$3" '
-        { lines[NR] = $0 }
-        $0 == "[.solution]" { last = NR }
-        END {
-            for (i = 1; i <= NR; i++) {
-                print lines[i]
-                if (i == last + 1) { # the opening ---- of the last solution
-                    print attempt
-                    while (lines[i + 1] != "----") i++
-                }
-            }
-        }' "lessons/$1.adoc" >"$dir/lessons/01-wrong.adoc"
+    printf '%s\n' "$1" >"$dir/name"
+    awk "$3" "lessons/$2.adoc" >"$dir/lessons/01-copy.adoc"
     XDG_STATE_HOME="$dir/state" timeout -s KILL 120 "$TUTOR" --auto 1 --lessons "$dir/lessons" \
         </dev/null >"$dir/out" 2>&1 &
 }
-
-wrong 01-new-namespace "a second namespace made by another program" "pidns_proc_mount sleep 600"
-wrong 01-new-namespace "a sleep in the lab's own namespace" "sh -c 'exec sleep 601'"
-wrong 07-who-sees-whom "the PID the namespace gives (1)" "echo 1 > /answer"
-wrong 07-who-sees-whom "the parent program's PID" "pidof pidns_init_sleep > /answer"
-wrong 09-init-and-signals "SIGKILL instead of a trap" "kill -KILL \$(pgrep -f '^sh -c while')"
-wrong 09-init-and-signals "a trap in a shell that is not PID 1" \
-    "sh -c 'trap \"echo \$\$ > /got-term; exit\" TERM; kill -TERM \$\$; sleep 1'"
-wrong 10-orphans "the orphan's own PID" "pgrep -fx 'sleep 301' > /adopter"
-wrong 12-nspid-and-lsns "a glob for an answer" "echo '*' > /answer"
-wrong 13-the-namespace-tree "the sleep's own namespace instead of its parent" \
-    "pidns_unshare --launch pidns_unshare --launch sleep 900 &
-until p=\$(pgrep -fx 'sleep 900'); do sleep 0.05; done
-readlink /proc/\$p/ns/pid | tr -dc 0-9 > /answer"
-wrong 16-containers-in-practice "the main program as PID 1, no init in front" \
-    "unshare --pid --fork --mount-proc sleep 1020"
-wrong 16-containers-in-practice "a shell init without a trap" \
-    "unshare --pid --fork --mount-proc sh -c 'sleep 1020 & wait'"
-wrong 16-containers-in-practice "a trap in a shell of the lab's namespace" \
-    "sh -c 'trap \"exit 0\" TERM; sleep 1020 & wait'"
-wrong 17-unshare-pitfalls "--fork but no --mount-proc" "unshare --pid --fork sleep 1120"
-wrong 17-unshare-pitfalls "--mount-proc but no --fork" "unshare --pid --mount-proc sleep 1120"
-wrong 17-unshare-pitfalls "a mount namespace without a procfs of its own" \
-    "unshare --pid --fork --mount sleep 1120"
-
+# The solution of the (last) exercise, added as a [.wrong] attempt.
+solution_as_wrong='
+    { lines[NR] = $0 }
+    $0 == "[.solution]" { s = NR + 2 }
+    END {
+        for (i = 1; i <= NR; i++) {
+            if (i == NR || (lines[i] == "====" && i > s && s && !done)) {
+                if (lines[i] == "====" && !done) {
+                    print ""; print ".the solution itself"; print "[.wrong]"; print "----"
+                    for (j = s; lines[j] != "----"; j++) print lines[j]
+                    print "----"; done = 1
+                }
+            }
+            print lines[i]
+        }
+    }'
+case_ "lesson 7, its solution listed as a wrong attempt" 07-who-sees-whom "$solution_as_wrong"
+case_ "lesson 1, its solution listed as a wrong attempt" 01-new-namespace "$solution_as_wrong"
+case_ "lesson 11, its check without \$TUTOR_JOBS" 11-a-minimal-init '
+    /^test -e \/term-reached && grep/ { print "test -e /term-reached && ! pgrep -x pidns_mini_init >/dev/null"; next }
+    { print }'
+case_ "lesson 7, a check that is true" 07-who-sees-whom '
+    prev == "[.check]" && $0 == "----" { print; getline; print "true"; prev = ""; next }
+    { prev = $0; print }'
 wait
-for dir in "$scratch"/case*; do
-    if grep -qx "check: FAILED" "$dir/out" && grep -q "host unchanged" "$dir/out"; then
-        echo "ok   $(cat "$dir/name") fails the check"
+
+verdict() { # N EXPECTED-LINE
+    dir=$scratch/case$1
+    # the output is wrapped to 80 columns: compare it joined into one line
+    if tr '\n' ' ' <"$dir/out" | sed 's/  */ /g' | grep -qF -- "$2" && grep -q "lesson 1 (01-copy): FAILED" "$dir/out" &&
+        grep -q "host unchanged" "$dir/out"; then
+        ok "$(cat "$dir/name"): --auto fails, saying \"$2\""
     else
-        echo "FAIL $(cat "$dir/name") was not caught by the check"
+        fail "$(cat "$dir/name"): --auto did not fail with \"$2\""
         tail -n 15 "$dir/out" | sed 's/^/     /'
-        fails=$((fails + 1))
     fi
-done
-[ "$n" -gt 0 ] || { echo "FAIL no case ran"; fails=1; }
+}
+verdict 1 "check: FAILED: the wrong attempt 'the solution itself' passes it"
+verdict 2 "check: FAILED: the wrong attempt 'the solution itself' passes it"
+verdict 3 "check: FAILED: the wrong attempt 'the trap's file written by hand, then the program killed' passes it"
+verdict 4 "check: FAILED: it passes before the exercise is done"
 [ "$fails" -eq 0 ] && echo "all passed" && exit 0
 echo "$fails failed"
 exit 1

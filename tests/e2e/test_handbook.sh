@@ -75,17 +75,24 @@ n=$(grep -c '<nav class="lesson-nav">' "$docs/handbook.html")
 [ "$n" -eq "$(wc -l <"$tmp/lessons")" ] || bad="$bad ($n chapter navigations for $(wc -l <"$tmp/lessons") lessons)"
 check "the handbook's previous/next/contents links lead to its chapters" "$bad"
 
-# Folds: every answer, hint, check and solution of the lessons is in a closed <details>.
+# Folds: every answer, hint, check, solution and wrong attempt of the lessons is in a closed <details>.
 bad=""
 while read -r n id title; do
     f=lessons/$id.adoc page=$docs/lessons/$id.html
     want=$(grep -cE '^\[\.(answer|hint|check|solution)[],]' "$f")
     got=$(grep -cE '<details class="(answer|hint|check|solution)-fold">' "$page")
     [ "$want" -eq "$got" ] || bad="$bad $id($want to fold, $got folded)"
+    # the [.wrong] attempts of an exercise share one fold, which holds them all
+    want=$(awk '$0 == "[.exercise]" { w = 0 } $0 == "[.wrong]" && !w++ { n++ } END { print n + 0 }' "$f")
+    got=$(grep -c '<details class="wrong-fold">' "$page")
+    [ "$want" -eq "$got" ] || bad="$bad $id($want exercises with wrong attempts, $got wrong folds)"
+    outside=$(awk '/<details class="wrong-fold">/ { inside = 1 } /<\/details>/ { inside = 0 }
+        /class="listingblock wrong"/ && !inside { n++ } END { print n + 0 }' "$page")
+    [ "$outside" -eq 0 ] || bad="$bad $id($outside wrong attempts outside a fold)"
     grep -q '<details[^>]* open' "$page" && bad="$bad $id(a fold is open)"
     grep -qE '<li><p>(&#10003;|<i class="fa fa-check-square-o">)' "$page" && bad="$bad $id(a quiz choice is ticked)"
 done <"$tmp/lessons"
-check "answers, hints, checks and solutions are folded, and no quiz choice is ticked" "$bad"
+check "answers, hints, checks, solutions and wrong attempts are folded, and no quiz choice is ticked" "$bad"
 
 command -v chromium >/dev/null || { skip_test "the handbook in a browser" "chromium is missing (make deps-check)"; finish; }
 browse() { # browse OPTION URL: headless Chromium, its own profile, no network

@@ -88,6 +88,12 @@ static void test_every_feature_is_read_into_the_model(void **state)
     assert_string_equal(ex->hints[0].text,
                         "There is no /proc7 yet: create it with `mkdir /proc7`.");
     assert_null(ex->hints[1].when);
+    assert_int_equal(ex->wrong_count, 2);
+    assert_string_equal(ex->wrongs[0].title, "an empty directory, nothing mounted");
+    assert_string_equal(ex->wrongs[0].commands, "mkdir -p /proc7");
+    assert_int_equal(ex->wrongs[0].line, 81);
+    assert_string_equal(ex->wrongs[1].title, "a tmpfs instead of a procfs");
+    assert_string_equal(ex->wrongs[1].commands, "mkdir -p /proc7\nmount -t tmpfs tmpfs /proc7");
     const struct lesson_block *q = &s->blocks[3];
     assert_int_equal(q->type, LESSON_QUIZ);
     assert_string_equal(q->text, "Why is the parent PID 0?");
