@@ -56,6 +56,17 @@ struct lesson_block {
     char *solution;
     struct lesson_hint *hints;
     size_t hint_count;
+    /* EXERCISE with a [.program] listing: a coding exercise. program: the
+     * learner's file as the lesson names it ("../exercises/01-two-pids/
+     * two_pids.c"); program_path: the same, openable (resolved against the
+     * lesson's directory). Beside it lie solution.c (the reference, which
+     * stands in for the [.solution] listing) and the wrong programs
+     * wrong-*.c, named in wrong (sorted), each a plausible mistake the check
+     * must refuse. */
+    char *program;
+    char *program_path;
+    char **wrong;
+    size_t wrong_count;
     /* QUIZ */
     struct lesson_choice *choices;
     size_t choice_count;

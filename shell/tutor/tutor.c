@@ -1,5 +1,6 @@
 /* tutor.c: the guided flow of a lesson step, and --auto. See tutor.h. */
 #include "tutor/tutor.h"
+#include "tutor/tutor_code.h"
 #include "render/annotate.h"
 #include "lab/lab.h"
 #include "lesson/lesson.h"
@@ -349,6 +350,15 @@ static void show_exercise(struct shell *sh, const struct lesson_block *b)
     struct progress_entry *e = progress_get(&sh->progress, l->id);
 
     render_textf(&sh->render, RENDER_HEADING, "Exercise: %s", b->text);
+    char file[PATH_MAX];
+    if (b->program != NULL && !sh->auto_mode && !sh->presenting) {
+        if (tutor_code_file(b, file, sizeof file) == 0)
+            render_textf(&sh->render, RENDER_NOTE, "Your file: %s", file);
+        render_text(&sh->render, RENDER_NOTE,
+                    "`edit` opens it, `build` compiles it, `check` builds it and runs it in the "
+                    "lab (`watch`: on every save); `hint` helps, `reset-file` starts it afresh.");
+        return;
+    }
     /* "Done already" only while the check still passes (a cleanup may
      * have removed the answer since). */
     if (e != NULL && sh->step_index < 64 && (e->checked & (1ul << sh->step_index)) &&
@@ -473,19 +483,10 @@ int tutor_show_debrief(struct shell *sh)
     return show_blocks(sh, exercise + 1, step->block_count) ? SHELL_ERROR : SHELL_OK;
 }
 
-int tutor_check(struct shell *sh, const struct lesson_block *exercise)
-{
-    char *out = NULL;
-
-    if (sh->lab == NULL || exercise->check == NULL)
-        return -1;
-    int status = lab_capture(sh->lab, exercise->check, &out);
-    free(out);
-    return status == 0 ? 1 : status > 0 ? 0 : -1;
-}
-
 void tutor_show_solution(struct shell *sh, const struct lesson_block *exercise)
 {
+    if (exercise->program != NULL)
+        tutor_code_show_solution(sh, exercise);
     if (exercise->solution == NULL)
         return;
     render_text(&sh->render, RENDER_NOTE, "A worked solution:");

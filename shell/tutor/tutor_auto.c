@@ -4,6 +4,7 @@
  * fail, and after it, when it must pass.
  */
 #include "tutor/tutor.h"
+#include "tutor/tutor_code.h"
 #include "lab/lab.h"
 #include "lesson/lesson.h"
 #include "render/tee.h"
@@ -21,6 +22,8 @@
  * the learner's work), then its solution, then its check again. */
 int tutor_run_solution(struct shell *sh, const struct lesson_block *exercise)
 {
+    if (exercise->program != NULL)
+        return tutor_code_verify(sh, exercise);
     if (tutor_check(sh, exercise) == 1) {
         render_text(&sh->render, RENDER_BAD,
                     "check: FAILED: it passes before the exercise is done, so it cannot tell a "
