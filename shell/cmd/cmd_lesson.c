@@ -247,6 +247,8 @@ int cmd_check(struct shell *sh, int argc, char **argv)
                     "Not yet: fix what the compiler says, then `check` again.");
         return SHELL_ERROR;
     }
+    if (ex->program != NULL)
+        sh->hint_counter = 0; /* a new program: the hints start from the most specific */
     int passed = tutor_check(sh, ex);
     if (passed == -1) {
         shell_error(sh, "the check could not run in the lab");
