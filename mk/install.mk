@@ -11,6 +11,9 @@
 #   $(DATADIR)/lessons/*.adoc            the lessons; they include
 #                                        ../examples/NAME.c, which resolves
 #                                        to the directory above
+#   $(DATADIR)/exercises/NN-name/*.c     the coding exercises (the file as
+#                                        given, solution.c, wrong-*.c), named
+#                                        by the lessons as ../exercises/...
 #   $(MANDIR)/man1/*.1                   pidns-tutor(1), one page per example
 #   $(HTMLDIR)/...                       the guides, handbook, reference pages
 #                                        (HTMLDIR defaults to DOCDIR)
@@ -39,6 +42,7 @@ $(SHELL_OBJS) $(O)/obj/shell/main.o: $(BUILD_DEFS_STAMP)
 INSTALL_EXAMPLES = $(EXAMPLES)
 INSTALL_SOURCES  = $(EXAMPLE_SRCS)
 INSTALL_LESSONS  = $(wildcard lessons/*.adoc)
+INSTALL_EXERCISE_DIRS = $(notdir $(wildcard exercises/[0-9]*))
 INSTALL_MAN1     = $(filter %.1,$(MAN_PAGES))
 COMPLETION       := completions/pidns-tutor.bash
 
@@ -57,6 +61,9 @@ install: examples tutor $(INSTALL_DOCS)
 	$(if $(INSTALL_EXAMPLES),$(INSTALL_PROGRAM) $(INSTALL_EXAMPLES) $(DESTDIR)$(LIBEXECDIR)/)
 	$(if $(INSTALL_SOURCES),$(INSTALL_DATA) $(INSTALL_SOURCES) $(DESTDIR)$(DATADIR)/examples/)
 	$(if $(INSTALL_LESSONS),$(INSTALL_DATA) $(INSTALL_LESSONS) $(DESTDIR)$(DATADIR)/lessons/)
+	for d in $(INSTALL_EXERCISE_DIRS); do \
+	    $(INSTALL) -d $(DESTDIR)$(DATADIR)/exercises/$$d && \
+	    $(INSTALL_DATA) exercises/$$d/*.c $(DESTDIR)$(DATADIR)/exercises/$$d/ || exit 1; done
 ifneq ($(HAVE_ASCIIDOCTOR),)
 	$(if $(INSTALL_MAN1),$(INSTALL_DATA) $(INSTALL_MAN1) $(DESTDIR)$(MANDIR)/man1/)
 	$(INSTALL_DATA) $(GUIDE_HTML) $(HANDBOOK) $(HANDBOOK_PDF) $(DESTDIR)$(HTMLDIR)/
@@ -74,10 +81,13 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(notdir $(INSTALL_EXAMPLES)))
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/examples/,$(notdir $(INSTALL_SOURCES)))
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/lessons/,$(notdir $(INSTALL_LESSONS)))
+	for d in $(INSTALL_EXERCISE_DIRS); do \
+	    for f in exercises/$$d/*.c; do rm -f $(DESTDIR)$(DATADIR)/$$f; done; \
+	    [ ! -d $(DESTDIR)$(DATADIR)/exercises/$$d ] || rmdir $(DESTDIR)$(DATADIR)/exercises/$$d; done
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(INSTALL_MAN1)))
 	rm -f $(addprefix $(DESTDIR)$(HTMLDIR)/,$(notdir $(GUIDE_HTML) $(HANDBOOK) $(DOCS_O)/handbook.pdf))
 	rm -f $(addprefix $(DESTDIR)$(HTMLDIR)/man/,$(notdir $(MAN_HTML)))
 	rm -f $(addprefix $(DESTDIR)$(HTMLDIR)/lessons/,$(notdir $(LESSON_HTML)))
 	for d in $(HTMLDIR)/man $(HTMLDIR)/lessons $(HTMLDIR) $(DOCDIR) $(DATADIR)/examples \
-	    $(DATADIR)/lessons $(DATADIR) $(LIBEXECDIR); do \
+	    $(DATADIR)/exercises $(DATADIR)/lessons $(DATADIR) $(LIBEXECDIR); do \
 	    [ ! -d "$(DESTDIR)$$d" ] || rmdir "$(DESTDIR)$$d" 2>/dev/null || true; done

@@ -14,6 +14,10 @@ int cmd_back(struct shell *sh, int argc, char **argv);
 int cmd_again(struct shell *sh, int argc, char **argv);
 int cmd_where(struct shell *sh, int argc, char **argv);
 int cmd_check(struct shell *sh, int argc, char **argv);
+struct lesson_block;
+/* What `check` does once an exercise's check passed: the solution, the
+ * debrief, the progress saved. */
+int cmd_check_passed(struct shell *sh, const struct lesson_block *ex);
 int cmd_hint(struct shell *sh, int argc, char **argv);
 int cmd_reset(struct shell *sh, int argc, char **argv);
 int cmd_export(struct shell *sh, int argc, char **argv);
@@ -27,6 +31,12 @@ int cmd_ns(struct shell *sh, int argc, char **argv);
 int cmd_status(struct shell *sh, int argc, char **argv);
 int cmd_cleanup(struct shell *sh, int argc, char **argv);
 
+/* cmd_code.c: coding exercises */
+int cmd_edit(struct shell *sh, int argc, char **argv);
+int cmd_build(struct shell *sh, int argc, char **argv);
+int cmd_watch(struct shell *sh, int argc, char **argv);
+int cmd_reset_file(struct shell *sh, int argc, char **argv);
+
 /* cmd_source.c */
 int cmd_source(struct shell *sh, int argc, char **argv);
 
@@ -38,6 +48,7 @@ int cmd_quit(struct shell *sh, int argc, char **argv);
 int check_run_args(struct shell *sh, int argc, char **argv);
 int check_ns_args(struct shell *sh, int argc, char **argv);
 int check_all_arg(struct shell *sh, int argc, char **argv);
+int check_yes_arg(struct shell *sh, int argc, char **argv);
 
 /* Completers */
 char **complete_lessons(struct shell *sh, const char *text, int argi);

@@ -119,6 +119,13 @@ static void put_exercise(FILE *f, const struct lesson_block *b, int index)
 {
     fprintf(f, "# Exercise:\n");
     put_comment(f, b->text);
+    if (b->program != NULL) {
+        /* The learner writes the C: nothing for a script to run. */
+        fprintf(f, "# A coding exercise: write %s (the reference is solution.c beside it),\n"
+                   "# build it, and run the tutorial's `check`; this script does not.\n",
+                b->program);
+        return;
+    }
     if (b->solution != NULL) {
         fprintf(f, "# A worked solution, left running if it keeps running:\n");
         put_command(f, b->solution, index, 1);

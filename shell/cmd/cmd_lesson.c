@@ -8,6 +8,7 @@
 #include "lesson/lesson.h"
 #include "render/tee.h"
 #include "tutor/tutor.h"
+#include "tutor/tutor_code.h"
 #include "util/list.h"
 
 #include <stdlib.h>
@@ -230,24 +231,8 @@ int cmd_where(struct shell *sh, int argc, char **argv)
     return SHELL_OK;
 }
 
-int cmd_check(struct shell *sh, int argc, char **argv)
+int cmd_check_passed(struct shell *sh, const struct lesson_block *ex)
 {
-    (void)argc;
-    (void)argv;
-    const struct lesson_block *ex = tutor_current_exercise(sh);
-    if (ex == NULL) {
-        shell_error(sh, "this step has no exercise to check (`where` says where you are)");
-        return SHELL_ERROR;
-    }
-    int passed = tutor_check(sh, ex);
-    if (passed == -1) {
-        shell_error(sh, "the check could not run in the lab");
-        return SHELL_ERROR;
-    }
-    if (passed == 0) {
-        render_text(&sh->render, RENDER_BAD, "Not yet. `hint` looks at the lab and helps.");
-        return SHELL_ERROR;
-    }
     render_text(&sh->render, RENDER_GOOD, "Passed: the kernel's state shows it is done.");
     tutor_show_solution(sh, ex);
     tutor_show_debrief(sh);
@@ -261,6 +246,37 @@ int cmd_check(struct shell *sh, int argc, char **argv)
     return SHELL_OK;
 }
 
+int cmd_check(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    const struct lesson_block *ex = tutor_current_exercise(sh);
+    if (ex == NULL) {
+        shell_error(sh, "this step has no exercise to check (`where` says where you are)");
+        return SHELL_ERROR;
+    }
+    int built = ex->program != NULL ? tutor_code_build(sh, ex) : 0;
+    if (built == -1)
+        return SHELL_ERROR;
+    if (built == 1) {
+        render_text(&sh->render, RENDER_BAD,
+                    "Not yet: fix what the compiler says, then `check` again.");
+        return SHELL_ERROR;
+    }
+    if (ex->program != NULL)
+        sh->hint_counter = 0; /* a new program: the hints start from the most specific */
+    int passed = tutor_check(sh, ex);
+    if (passed == -1) {
+        shell_error(sh, "the check could not run in the lab");
+        return SHELL_ERROR;
+    }
+    if (passed == 0) {
+        render_text(&sh->render, RENDER_BAD, "Not yet. `hint` looks at the lab and helps.");
+        return SHELL_ERROR;
+    }
+    return cmd_check_passed(sh, ex);
+}
+
 /* A hint applies when it has no condition or its condition holds in the lab;
  * one that says to type `check` only when the check would pass now, so that
  * a hint never contradicts the check. */
@@ -272,7 +288,9 @@ static int hint_applies(struct shell *sh, const struct lesson_block *ex,
         return 0;
     if (h->when == NULL)
         return 1;
-    int status = tutor_capture_condition(sh, h->when, &out);
+    char *command = tutor_code_command(ex, h->when);
+    int status = command != NULL ? tutor_capture_condition(sh, command, &out) : -1;
+    free(command);
     free(out);
     return status == 0;
 }

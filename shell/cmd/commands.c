@@ -215,6 +215,54 @@ const struct command command_table[] = {
         .flags = COMMAND_NEEDS_LESSON | COMMAND_LOOKS,
     },
     {
+        .name = "edit",
+        .synopsis = "edit",
+        .summary = "open your file of the current coding exercise in your editor",
+        .help = "Copies the coding exercise's C file into your working directory "
+                "(~/pidns-exercises/, kept between sessions) if it is not there yet, and opens it in "
+                "$VISUAL, $EDITOR, or the first of editor, nano and vi found.",
+        .handler = cmd_edit,
+        .completer = complete_nothing,
+        .max_args = 0,
+        .flags = COMMAND_NEEDS_LESSON,
+    },
+    {
+        .name = "build",
+        .synopsis = "build",
+        .summary = "compile your file of the current coding exercise",
+        .help = "Compiles your file of the coding exercise with the examples' flags (-std=gnu11 "
+                "-Wall -Wextra -Werror -O2 -g); the compiler's messages name your file and line. The "
+                "program built is put into the lab, where `check` runs it.",
+        .handler = cmd_build,
+        .completer = complete_nothing,
+        .max_args = 0,
+        .flags = COMMAND_NEEDS_LESSON | COMMAND_NEEDS_LAB,
+    },
+    {
+        .name = "watch",
+        .synopsis = "watch",
+        .summary = "build and check your file each time you save it",
+        .help = "Watches your file of the coding exercise: each time it is saved (from an editor in "
+                "another terminal, say), builds it and runs the check, until the check passes. "
+                "Ctrl-C stops watching.",
+        .handler = cmd_watch,
+        .completer = complete_nothing,
+        .max_args = 0,
+        .flags = COMMAND_NEEDS_LESSON | COMMAND_NEEDS_LAB,
+    },
+    {
+        .name = "reset-file",
+        .synopsis = "reset-file [-y]",
+        .summary = "start the coding exercise's file afresh (asks first)",
+        .help = "Puts the coding exercise's file back as it was given, after asking (-y: without "
+                "asking); your version is kept beside it as FILE.c.bak.",
+        .handler = cmd_reset_file,
+        .check_args = check_yes_arg,
+        .completer = complete_nothing,
+        .max_args = 1,
+        .flags = COMMAND_NEEDS_LESSON,
+    },
+    {
         .name = "reset",
         .synopsis = "reset [-y]",
         .summary = "forget all progress (asks first)",

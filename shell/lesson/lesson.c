@@ -184,6 +184,11 @@ static void lesson_free_block(struct lesson_block *b)
     free(b->job);
     free(b->check);
     free(b->solution);
+    free(b->program);
+    free(b->program_path);
+    for (size_t i = 0; i < b->wrong_program_count; i++)
+        free(b->wrong_programs[i]);
+    free(b->wrong_programs);
     for (size_t i = 0; i < b->hint_count; i++) {
         free(b->hints[i].when);
         free(b->hints[i].text);

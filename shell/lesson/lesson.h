@@ -68,6 +68,17 @@ struct lesson_block {
     char *solution;
     struct lesson_hint *hints;
     size_t hint_count;
+    /* EXERCISE with a [.program] listing: a coding exercise. program: the
+     * learner's file as the lesson names it ("../exercises/01-two-pids/
+     * two_pids.c"); program_path: the same, openable (resolved against the
+     * lesson's directory). Beside it lie solution.c (the reference, which
+     * stands in for the [.solution] listing) and the wrong programs
+     * wrong-*.c, named in wrong_programs (sorted), each a plausible mistake the check
+     * must refuse. */
+    char *program;
+    char *program_path;
+    char **wrong_programs;
+    size_t wrong_program_count;
     /* EXERCISE: wrong attempts ([.wrong] listings), each of which the
      * check must refuse, from the step's starting state. */
     struct lesson_wrong *wrongs;

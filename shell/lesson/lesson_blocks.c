@@ -277,7 +277,8 @@ static int lb_exercise_item(struct lp *p, struct lesson_block *b)
     int rc = lp_parse_attrs(p, at, &a);
     if (rc == 0 && (a.is_source || a.role_count == 0))
         rc = lp_fail(p, at,
-                     "inside an exercise only [.check], [.solution], [.hint] and [.wrong] may "
+                     "inside an exercise only [.check], [.solution], [.program], [.hint] and "
+                     "[.wrong] may "
                      "appear");
     if (rc == 0)
         rc = lp_check_modifiers(p, at, &a, NULL);
@@ -285,6 +286,8 @@ static int lb_exercise_item(struct lp *p, struct lesson_block *b)
         rc = lb_listing_once(p, at, "check", &b->check);
     else if (rc == 0 && strcmp(a.roles[0], "solution") == 0)
         rc = lb_listing_once(p, at, "solution", &b->solution);
+    else if (rc == 0 && strcmp(a.roles[0], "program") == 0)
+        rc = lb_listing_once(p, at, "program", &b->program) ?: lp_program_resolve(p, at, b);
     else if (rc == 0 && strcmp(a.roles[0], "hint") == 0)
         rc = lb_add_hint(p, b, at, &a);
     else if (rc == 0 && strcmp(a.roles[0], "wrong") == 0)
@@ -293,7 +296,8 @@ static int lb_exercise_item(struct lp *p, struct lesson_block *b)
                      "mistake is (e.g. '.the parent program's PID')");
     else if (rc == 0)
         rc = lp_fail(p, at,
-                     "unknown role '.%s' inside an exercise (known: check, solution, hint, wrong)",
+                     "unknown role '.%s' inside an exercise (known: check, solution, program, "
+                     "hint, wrong)",
                      a.roles[0]);
     free(a.when);
     return rc;
@@ -345,7 +349,11 @@ static int lb_exercise(struct lp *p, struct lesson_step *step, size_t at)
     if (!b->check)
         return lp_fail(p, at,
                        "the exercise has no [.check] listing (a shell command; exit 0 = done)");
-    if (!b->solution)
+    if (b->program && b->solution)
+        return lp_fail(p, at,
+                       "a coding exercise ([.program]) has no [.solution] listing: its solution.c "
+                       "is the reference");
+    if (!b->solution && !b->program)
         return lp_fail(p, at,
                        "the exercise has no [.solution] listing (the commands that solve it)");
     return 0;

@@ -48,6 +48,10 @@ int lp_read_delimited(struct lp *p, const char *delim, const char *what, char **
 int lp_parse_attrs(struct lp *p, size_t at, struct lp_attrs *a);
 int lp_check_modifiers(struct lp *p, size_t at, const struct lp_attrs *a, const char *allowed);
 
+/* lesson_program.c: checks an exercise's [.program] (b->program, read) and
+ * fills program_path and wrong; -1 with the message in p. */
+int lp_program_resolve(struct lp *p, size_t at, struct lesson_block *b);
+
 /* lesson_blocks.c: the body of a lesson (steps and their blocks). */
 int lp_parse_body(struct lp *p, struct lesson *out);
 

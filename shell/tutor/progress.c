@@ -41,15 +41,12 @@ static int sudo_owner(uid_t *uid, gid_t *gid)
     return 1;
 }
 
-int progress_state_dir(char *buf, size_t len)
+int progress_home(char *buf, size_t len)
 {
-    const char *xdg = getenv("XDG_STATE_HOME");
     const char *home = getenv("HOME");
     uid_t uid;
     gid_t gid;
 
-    if (xdg != NULL && xdg[0] == '/')
-        return snprintf(buf, len, "%s/pidns-tutor", xdg) < (int)len ? 0 : -1;
     if (sudo_owner(&uid, &gid)) {
         struct passwd *pw = getpwuid(uid);
         if (pw != NULL && pw->pw_dir != NULL && pw->pw_dir[0] == '/')
@@ -60,6 +57,18 @@ int progress_state_dir(char *buf, size_t len)
         home = pw != NULL ? pw->pw_dir : NULL;
     }
     if (home == NULL || home[0] != '/')
+        return -1;
+    return snprintf(buf, len, "%s", home) < (int)len ? 0 : -1;
+}
+
+int progress_state_dir(char *buf, size_t len)
+{
+    const char *xdg = getenv("XDG_STATE_HOME");
+    char home[PATH_MAX];
+
+    if (xdg != NULL && xdg[0] == '/')
+        return snprintf(buf, len, "%s/pidns-tutor", xdg) < (int)len ? 0 : -1;
+    if (progress_home(home, sizeof home) == -1)
         return -1;
     return snprintf(buf, len, "%s/.local/state/pidns-tutor", home) < (int)len ? 0 : -1;
 }

@@ -39,6 +39,10 @@ struct progress {
  * plus "/pidns-tutor". Returns 0, or -1 when no home is known. */
 int progress_state_dir(char *buf, size_t len);
 
+/* The learner's home: $HOME, or under sudo the invoking user's, or the
+ * password database's. Returns 0, or -1 when none is known. */
+int progress_home(char *buf, size_t len);
+
 /* Prepares dir (creating it, owned by the invoking user under sudo) and
  * loads dir/progress if it exists. dir NULL: progress_state_dir(). Problems
  * are written as one warning line to warn (may be NULL); never fails. */

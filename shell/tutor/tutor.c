@@ -1,5 +1,6 @@
 /* tutor.c: the guided flow of a lesson step, and --auto. See tutor.h. */
 #include "tutor/tutor.h"
+#include "tutor/tutor_code.h"
 #include "render/annotate.h"
 #include "lab/lab.h"
 #include "lesson/lesson.h"
@@ -258,6 +259,15 @@ static void show_exercise(struct shell *sh, const struct lesson_block *b)
     struct progress_entry *e = progress_get(&sh->progress, l->id);
 
     render_textf(&sh->render, RENDER_HEADING, "Exercise: %s", b->text);
+    char file[PATH_MAX];
+    if (b->program != NULL && !sh->auto_mode && !sh->presenting) {
+        if (tutor_code_file(b, file, sizeof file) == 0)
+            render_textf(&sh->render, RENDER_NOTE, "Your file: %s", file);
+        render_text(&sh->render, RENDER_NOTE,
+                    "`edit` opens it, `build` compiles it, `check` builds it and runs it in the "
+                    "lab (`watch`: on every save); `hint` helps, `reset-file` starts it afresh.");
+        return;
+    }
     /* "Done already" only while the check still passes (a cleanup may
      * have removed the answer since). */
     if (e != NULL && sh->step_index < 64 && (e->checked & (1ul << sh->step_index)) &&
@@ -385,68 +395,10 @@ int tutor_show_debrief(struct shell *sh)
     return show_blocks(sh, exercise + 1, step->block_count) ? SHELL_ERROR : SHELL_OK;
 }
 
-/* One job as a line of $TUTOR_JOBS: "ID PID STATE DETAIL COMMAND". */
-static void put_job(FILE *f, const struct lab_job *j)
-{
-    int signal = !j->running && j->status > 128 && j->status < 128 + NSIG ? j->status - 128 : 0;
-    const char *name = signal != 0 ? sigabbrev_np(signal) : NULL;
-
-    fprintf(f, "%d %d ", j->id, (int)j->lab_pid);
-    if (j->running)
-        fputs("running -", f);
-    else if (signal != 0 && name != NULL)
-        fprintf(f, "killed SIG%s", name);
-    else if (j->status >= 0)
-        fprintf(f, "exited %d", j->status);
-    else
-        fputs("exited ?", f);
-    fputc(' ', f);
-    for (const char *c = j->command; *c != '\0'; c++)
-        if (*c == '\n')
-            fputs("; ", f);
-        else
-            fputc(*c, f);
-    fputc('\n', f);
-}
-
-/* Writes the lab's jobs to TUTOR_JOBS_FILE in the lab, for checks and
- * hints to read (see tutor.h). */
-static void write_jobs_file(struct shell *sh)
-{
-    const struct lab_job *jobs;
-    size_t n = lab_jobs(sh->lab, &jobs);
-    FILE *f = fopen(lab_path(sh->lab, TUTOR_JOBS_FILE), "we");
-
-    setenv("TUTOR_JOBS", TUTOR_JOBS_FILE, 1);
-    if (f == NULL)
-        return; /* the check sees no file: a check that needs it fails */
-    for (size_t i = 0; i < n; i++)
-        put_job(f, &jobs[i]);
-    fclose(f);
-}
-
-int tutor_capture_condition(struct shell *sh, const char *command, char **output)
-{
-    *output = NULL;
-    if (sh->lab == NULL)
-        return -1;
-    write_jobs_file(sh);
-    return lab_capture(sh->lab, command, output);
-}
-
-int tutor_check(struct shell *sh, const struct lesson_block *exercise)
-{
-    char *out = NULL;
-
-    if (sh->lab == NULL || exercise->check == NULL)
-        return -1;
-    int status = tutor_capture_condition(sh, exercise->check, &out);
-    free(out);
-    return status == 0 ? 1 : status > 0 ? 0 : -1;
-}
-
 void tutor_show_solution(struct shell *sh, const struct lesson_block *exercise)
 {
+    if (exercise->program != NULL)
+        tutor_code_show_solution(sh, exercise);
     if (exercise->solution == NULL)
         return;
     render_text(&sh->render, RENDER_NOTE, "A worked solution:");

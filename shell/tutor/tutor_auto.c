@@ -5,6 +5,7 @@
  * state, when it must fail too; and after the solution, when it must pass.
  */
 #include "tutor/tutor.h"
+#include "tutor/tutor_code.h"
 #include "lab/lab.h"
 #include "lesson/lesson.h"
 #include "render/tee.h"
@@ -27,6 +28,8 @@
  * passes (a failed lesson). */
 static int check_passes_before(struct shell *sh, const struct lesson_block *exercise)
 {
+    if (exercise->program != NULL)
+        return tutor_code_verify(sh, exercise);
     if (tutor_check(sh, exercise) == 1) {
         render_text(&sh->render, RENDER_BAD,
                     "check: FAILED: it passes before the exercise is done, so it cannot tell a "

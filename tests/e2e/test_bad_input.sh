@@ -334,7 +334,7 @@ run_row() { # ID INPUT: runs it into $out, sets $rc (or rc=skip and $why)
     lesson-*)
         d=$tmp/$id
         mkdir -p "$d/lessons"
-        cp -r tests/fixtures/lessons/examples "$d/"
+        cp -r tests/fixtures/lessons/examples tests/fixtures/lessons/exercises "$d/"
         cp "tests/fixtures/lessons/$input" "$d/lessons/01-$(basename "$input")"
         echo quit | timeout 20 "$TUTOR" --lessons "$d/lessons" >"$out.1" 2>"$out.2"
         rc=$? ;;

@@ -45,6 +45,7 @@ share=share/pidns-tutor doc=share/doc/pidns-tutor
         echo "libexec/pidns-tutor/$n"; echo "$share/examples/$n.c"
     done
     for f in lessons/*.adoc; do [ -f "$f" ] && echo "$share/lessons/${f#lessons/}"; done
+    for f in exercises/[0-9]*/*.c; do [ -f "$f" ] && echo "$share/$f"; done
     for f in lessons/[0-9]*.adoc; do [ -f "$f" ] && echo "$doc/lessons/$(basename "$f" .adoc).html"; done
     for f in docs/man/*.1.adoc; do
         [ -f "$f" ] || continue

@@ -169,6 +169,29 @@ static void test_message_names_file_then_line(void **state)
     assert_null(l.title);
 }
 
+/* A coding exercise: [.program] names the learner's file; solution.c and
+ * the wrong-*.c beside it are found, and no [.solution] listing is needed. */
+static void test_program_exercise_finds_its_solution_and_wrong_programs(void **state)
+{
+    (void)state;
+    struct lesson l;
+    char err[1024];
+    const char *text = "= T\n:summary: s\n:minutes: 1\n\n== S\n\n[.exercise]\n====\nWrite it."
+                       "\n\n[.program]\n----\n../exercises/01-ok/prog.c\n----\n\n[.check]\n----\n"
+                       "./prog\n----\n====\n";
+    char base[4096];
+    snprintf(base, sizeof base, "%s", fixture("malformed"));
+    assert_int_equal(lesson_parse_string(text, "x.adoc", base, &l, err, sizeof err), 0);
+    const struct lesson_block *ex = &l.steps[0].blocks[0];
+    assert_int_equal(ex->type, LESSON_EXERCISE);
+    assert_string_equal(ex->program, "../exercises/01-ok/prog.c");
+    assert_non_null(strstr(ex->program_path, "/exercises/01-ok/prog.c"));
+    assert_null(ex->solution);
+    assert_int_equal(ex->wrong_program_count, 1);
+    assert_string_equal(ex->wrong_programs[0], "wrong-two.c");
+    lesson_free(&l);
+}
+
 static void test_missing_file_is_an_error(void **state)
 {
     (void)state;
@@ -258,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_string_and_file_agree),
         cmocka_unit_test(test_load_dir_sorts_by_number),
         cmocka_unit_test(test_load_dir_refuses_a_malformed_lesson),
+        cmocka_unit_test(test_program_exercise_finds_its_solution_and_wrong_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -116,7 +116,7 @@ static void test_exercise_hints_look_at_state_first(void **state)
  * example, or the lesson would fail in the lab with "not found". */
 static int check_example_names(const struct lesson *l, const struct lesson_block *k)
 {
-    const char *text = k->type == LESSON_RUN ? k->text : k->solution;
+    const char *text = k->type == LESSON_RUN ? k->text : k->solution != NULL ? k->solution : "";
     int failures = 0;
     for (const char *c = text; *c;) {
         size_t n = strspn(c, "abcdefghijklmnopqrstuvwxyz_");

@@ -1,0 +1,80 @@
+/* cmd_code.c: the commands of coding exercises: `edit`, `build`, `watch`,
+ * `reset-file`. The work is done in tutor/tutor_code.c; `check` (in
+ * cmd_lesson.c) builds a coding exercise before checking it.
+ */
+#include "cmd/cmd.h"
+#include "lesson/lesson.h"
+#include "tutor/tutor.h"
+#include "tutor/tutor_code.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The current step's coding exercise, or NULL after saying there is none. */
+static const struct lesson_block *coding_exercise(struct shell *sh, const char *command)
+{
+    const struct lesson_block *ex = tutor_current_exercise(sh);
+    if (ex == NULL || ex->program == NULL) {
+        shell_error(sh, "%s: this step has no coding exercise (`where` says where you are)",
+                    command);
+        return NULL;
+    }
+    return ex;
+}
+
+int cmd_edit(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    const struct lesson_block *ex = coding_exercise(sh, argv[0]);
+    return ex != NULL ? tutor_code_edit(sh, ex) : SHELL_ERROR;
+}
+
+int cmd_build(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    const struct lesson_block *ex = coding_exercise(sh, argv[0]);
+    if (ex == NULL || tutor_code_build(sh, ex) != 0)
+        return SHELL_ERROR;
+    render_text(&sh->render, RENDER_NOTE, "(`check` runs it in the lab and checks what it did)");
+    return SHELL_OK;
+}
+
+int cmd_watch(struct shell *sh, int argc, char **argv)
+{
+    (void)argc;
+    const struct lesson_block *ex = coding_exercise(sh, argv[0]);
+    int rc = ex != NULL ? tutor_code_watch(sh, ex) : -1;
+    if (rc == 1)
+        return cmd_check_passed(sh, ex);
+    return rc == 0 ? SHELL_OK : SHELL_ERROR;
+}
+
+int check_yes_arg(struct shell *sh, int argc, char **argv)
+{
+    (void)sh;
+    return argc == 2 && strcmp(argv[1], "-y") != 0 ? SHELL_USAGE : SHELL_OK;
+}
+
+int cmd_reset_file(struct shell *sh, int argc, char **argv)
+{
+    const struct lesson_block *ex = coding_exercise(sh, argv[0]);
+    if (ex == NULL)
+        return SHELL_ERROR;
+    if (argc == 1) {
+        if (!sh->interactive || sh->ask == NULL) {
+            shell_error(sh, "reset-file: needs a confirmation; in a script type `reset-file -y`");
+            return SHELL_ERROR;
+        }
+        char *answer = sh->ask(sh, "Start this exercise's file afresh (yours is kept as .bak)? [y/N] ");
+        int yes = answer != NULL && (strcmp(answer, "y") == 0 || strcmp(answer, "yes") == 0);
+        free(answer);
+        if (!yes) {
+            render_text(&sh->render, RENDER_NOTE, "Kept your file.");
+            return SHELL_OK;
+        }
+    }
+    int rc = tutor_code_reset(sh, ex);
+    if (rc == SHELL_OK)
+        render_text(&sh->render, RENDER_GOOD, "Your file is as the exercise gave it again.");
+    return rc;
+}
