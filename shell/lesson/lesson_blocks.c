@@ -160,20 +160,6 @@ static int lb_role_paragraph(struct lp *p, size_t at, const char *role, char **t
     return lp_read_paragraph(p, text, 0);
 }
 
-static int lb_listing_once(struct lp *p, size_t at, const char *role, char **text)
-{
-    char what[64];
-    size_t cs, ce;
-    if (*text)
-        return lp_fail(p, at, "a second [.%s] in the same exercise", role);
-    snprintf(what, sizeof(what), "a [.%s] listing", role);
-    if (lp_read_delimited(p, "----", what, text, &cs, &ce) == -1)
-        return -1;
-    if (!*text || lp_is_blank(*text))
-        return lp_fail(p, at, "empty [.%s] listing", role);
-    return 0;
-}
-
 static int lb_add_hint(struct lp *p, struct lesson_block *b, size_t at, struct lp_attrs *a)
 {
     char *text = NULL;
@@ -206,65 +192,13 @@ static int lb_text_paragraph(struct lp *p, struct lesson_block *b, int stop_at_c
     return rc;
 }
 
-/* A block title line: ".Title" (not "..." or ". item"). */
-static int lb_is_block_title(const char *line)
-{
-    return line[0] == '.' && line[1] && line[1] != ' ' && line[1] != '.';
-}
-
-/* A wrong attempt inside an exercise, at its title line:
- *     .what the mistake is
- *     [.wrong]
- *     ----
- *     the commands
- *     ----
- * The title comes first, directly above [.wrong]: asciidoctor shows it as
- * the listing's title, the tutorial names the attempt by it. */
-static int lb_wrong(struct lp *p, struct lesson_block *b)
-{
-    size_t title_at = p->pos, at = p->pos + 1;
-    struct lp_attrs a;
-    char *commands = NULL;
-
-    if (at >= p->limit || !lp_is_attribute_line(lp_line(p, at)))
-        return lp_fail(p, title_at,
-                       "a block title ('.Title') inside an exercise names a wrong attempt: "
-                       "put [.wrong] on the next line, then its ---- listing");
-    if (lp_parse_attrs(p, at, &a) == -1)
-        return -1;
-    free(a.when);
-    if (a.is_source || strcmp(a.roles[0], "wrong") != 0)
-        return lp_fail(p, title_at,
-                       "a block title ('.Title') inside an exercise names a wrong attempt: "
-                       "the line after it must be [.wrong]");
-    if (lp_check_modifiers(p, at, &a, NULL) == -1)
-        return -1;
-    p->pos = at + 1;
-    if (lb_listing_once(p, at, "wrong", &commands) == -1) {
-        free(commands);
-        return -1;
-    }
-    struct lesson_wrong *bigger = realloc(b->wrongs, (b->wrong_count + 1) * sizeof(*b->wrongs));
-    char *title = strdup(lp_line(p, title_at) + 1);
-    if (!bigger || !title) {
-        if (bigger)
-            b->wrongs = bigger;
-        free(title);
-        free(commands);
-        return lp_oom(p);
-    }
-    b->wrongs = bigger;
-    b->wrongs[b->wrong_count++] = (struct lesson_wrong){title, commands, (int)at + 1};
-    return 0;
-}
-
 /* One item inside an exercise: task paragraph, [.check], [.solution], [.hint]. */
 static int lb_exercise_item(struct lp *p, struct lesson_block *b)
 {
     size_t at = p->pos;
     const char *line = lp_line(p, at);
-    if (lb_is_block_title(line))
-        return lb_wrong(p, b);
+    if (lp_is_block_title(line))
+        return lp_wrong_attempt(p, b);
     if (!lp_is_attribute_line(line)) {
         if (lp_is_delimiter(line))
             return lp_fail(p, at,
@@ -283,11 +217,11 @@ static int lb_exercise_item(struct lp *p, struct lesson_block *b)
     if (rc == 0)
         rc = lp_check_modifiers(p, at, &a, NULL);
     if (rc == 0 && strcmp(a.roles[0], "check") == 0)
-        rc = lb_listing_once(p, at, "check", &b->check);
+        rc = lp_listing_once(p, at, "check", &b->check);
     else if (rc == 0 && strcmp(a.roles[0], "solution") == 0)
-        rc = lb_listing_once(p, at, "solution", &b->solution);
+        rc = lp_listing_once(p, at, "solution", &b->solution);
     else if (rc == 0 && strcmp(a.roles[0], "program") == 0)
-        rc = lb_listing_once(p, at, "program", &b->program) ?: lp_program_resolve(p, at, b);
+        rc = lp_listing_once(p, at, "program", &b->program) ?: lp_program_resolve(p, at, b);
     else if (rc == 0 && strcmp(a.roles[0], "hint") == 0)
         rc = lb_add_hint(p, b, at, &a);
     else if (rc == 0 && strcmp(a.roles[0], "wrong") == 0)
@@ -606,7 +540,7 @@ int lp_parse_body(struct lp *p, struct lesson *out)
             rc = lp_fail(p, at,
                          "document attributes (:name: value) belong in the header, "
                          "right under the title");
-        else if (lb_is_block_title(line))
+        else if (lp_is_block_title(line))
             rc = lp_fail(p, at,
                          "block titles ('.Title') are not part of the lesson format, but to "
                          "name a [.wrong] attempt inside an [.exercise]");

@@ -323,3 +323,17 @@ int lp_check_modifiers(struct lp *p, size_t at, const struct lp_attrs *a, const 
                        "running");
     return 0;
 }
+
+int lp_listing_once(struct lp *p, size_t at, const char *role, char **text)
+{
+    char what[64];
+    size_t cs, ce;
+    if (*text)
+        return lp_fail(p, at, "a second [.%s] in the same exercise", role);
+    snprintf(what, sizeof(what), "a [.%s] listing", role);
+    if (lp_read_delimited(p, "----", what, text, &cs, &ce) == -1)
+        return -1;
+    if (!*text || lp_is_blank(*text))
+        return lp_fail(p, at, "empty [.%s] listing", role);
+    return 0;
+}

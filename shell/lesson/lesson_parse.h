@@ -51,6 +51,14 @@ int lp_check_modifiers(struct lp *p, size_t at, const struct lp_attrs *a, const 
 /* lesson_program.c: checks an exercise's [.program] (b->program, read) and
  * fills program_path and wrong; -1 with the message in p. */
 int lp_program_resolve(struct lp *p, size_t at, struct lesson_block *b);
+/* Reads the ---- listing of role [.ROLE] at `at` into *text, once per
+ * exercise (a second one, or an empty one, is an error). */
+int lp_listing_once(struct lp *p, size_t at, const char *role, char **text);
+/* A block title line: ".Title" (not "..." or ". item"). */
+int lp_is_block_title(const char *line);
+/* The wrong attempt whose title line is at p->pos, added to b->wrongs
+ * (lesson_wrong.c). */
+int lp_wrong_attempt(struct lp *p, struct lesson_block *b);
 
 /* lesson_blocks.c: the body of a lesson (steps and their blocks). */
 int lp_parse_body(struct lp *p, struct lesson *out);
