@@ -65,23 +65,23 @@ expect (5:3/4)>
     cat <<'X'
 expect pidns-tutor> 
 send lesson 1\r
-expect (1:1/4)> 
+expect (1:1/5)> 
 send \r
 expect your prediction> 
 send 1\r
-expect (1:2/4)> 
+expect (1:2/5)> 
 send \r
 expect your answer (number)> 
 send 2\r
-expect (1:3/4)> 
+expect (1:3/5)> 
 send \r
-expect (1:4/4)> 
+expect (1:4/5)> 
 send run pidns_init_sleep\r
 expect keeps running
 send check\r
 expect Passed
 send sh echo before: sleeps=$(pgrep -c -x sleep)\r
-expect (1:4/4)> 
+expect (1:4/5)> 
 send lesson 5\r
 expect multi_pidns 5
 expect (5:1/4)> 

@@ -21,14 +21,14 @@ export XDG_STATE_HOME="$scratch/state-l1"
 drive lesson1 --lessons lessons <<'X'
 expect pidns-tutor> 
 send lesson 1\r
-expect (1:1/4)> 
+expect (1:1/5)> 
 send \r
 expect Which number will
 expect your prediction> 
 send next\r
 expect (the question is left unanswered: running `next`)
 expect (replayed steps 1-2 quietly: pidns_init_sleep is running again)
-expect Lesson 1, step 3 of 4
+expect Lesson 1, step 3 of 5
 expect Name:	sleep
 expect your answer (number)> 
 send help\r
@@ -41,25 +41,25 @@ expect Not 1.
 expect your answer (number)> 
 send 2\r
 expect Answer 2 is right.
-expect (1:3/4)> 
+expect (1:3/5)> 
 send \r
 expect Exercise: Have two PID namespaces
-expect (1:4/4)> 
+expect (1:4/5)> 
 send sh pidns_proc_mount sleep 600 &\r
 expect background as job
-expect (1:4/4)> 
+expect (1:4/5)> 
 send check\r
 expect Not yet.
-expect (1:4/4)> 
+expect (1:4/5)> 
 send hint\r
 expect Hint: Compare the namespaces of the sleeping processes
-expect (1:4/4)> 
+expect (1:4/5)> 
 send run pidns_init_sleep\r
 expect keeps running
-expect (1:4/4)> 
+expect (1:4/5)> 
 send check\r
 expect Passed
-expect (1:4/4)> 
+expect (1:4/5)> 
 send quit\r
 expect host unchanged by the lab
 exit 0

@@ -28,17 +28,19 @@ fail() {
     fails=$((fails + 1))
 }
 
-# Every exercise has a [.wrong] attempt.
+# Every exercise has a [.wrong] attempt (a coding exercise, [.program], has
+# its wrong programs, wrong-*.c, beside its file instead: the parser
+# requires at least one).
 for f in lessons/[0-9]*-*.adoc; do
     missing=$(awk '
         $0 == "[.exercise]" { inside = 1; wrongs = 0; at = NR; getline; next }
-        inside && $0 == "[.wrong]" { wrongs++ }
+        inside && ($0 == "[.wrong]" || $0 == "[.program]") { wrongs++ }
         inside && $0 == "====" { inside = 0; if (wrongs == 0) print at }' "$f")
     if [ -n "$missing" ]; then
         fail "$f: the exercise at line $missing lists no [.wrong] attempt"
     fi
 done
-[ "$fails" -eq 0 ] && ok "every exercise of every lesson lists a [.wrong] attempt"
+[ "$fails" -eq 0 ] && ok "every exercise of every lesson lists a [.wrong] attempt (or wrong programs)"
 
 # case NAME LESSON AWK-PROGRAM: --auto on a copy of LESSON edited by the awk
 # program, in the background, in a directory of its own.
@@ -48,6 +50,7 @@ case_() {
     dir=$scratch/case$n
     mkdir "$dir" "$dir/lessons"
     ln -s "$(pwd)/examples" "$dir/examples"
+    ln -s "$(pwd)/exercises" "$dir/exercises"
     printf '%s\n' "$1" >"$dir/name"
     awk "$3" "lessons/$2.adoc" >"$dir/lessons/01-copy.adoc"
     XDG_STATE_HOME="$dir/state" timeout -s KILL 120 "$TUTOR" --auto 1 --lessons "$dir/lessons" \
