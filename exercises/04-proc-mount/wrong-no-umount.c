@@ -1,0 +1,61 @@
+/* proc_mount.c: a procfs for a new PID namespace, mounted by its init at
+ * DIR and unmounted again before it exits (a wrong program: the child never
+ * unmounts, so the procfs stays mounted at DIR after the program has ended).
+ *
+ * The parent creates a child in a new PID namespace (but in the parent's
+ * mount namespace) with clone(). A procfs shows the PID namespace of the
+ * process that mounts it, so the child mounts it: at DIR, which everybody
+ * in the mount namespace sees. The child keeps it there for two seconds,
+ * so that it can be looked at, and unmounts it before it exits: nothing
+ * else would.
+ *
+ * Build: cc -std=gnu11 -Wall -Wextra -Werror -O2 -g -o proc_mount proc_mount.c
+ * Run (as root, or in the tutorial's lab): mkdir -p p && ./proc_mount p
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define STACK_SIZE (1024 * 1024)
+
+static int childMain(void *arg)
+{
+    const char *dir = arg;
+
+    if (mount("proc", dir, "proc", 0, NULL) == -1) {
+        perror("child: mount");
+        return 1;
+    }
+    printf("child: PID %ld, a procfs at %s\n", (long)getpid(), dir);
+    fflush(stdout);
+    sleep(2);
+    return 0;
+}
+
+int main(int argc, char *argv[])
+{
+    static char stack[STACK_SIZE];
+    int status;
+
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s DIR\n", argv[0]);
+        return 2;
+    }
+    pid_t child = clone(childMain, stack + STACK_SIZE, CLONE_NEWPID | SIGCHLD, argv[1]);
+    if (child == -1) {
+        perror("clone");
+        return 1;
+    }
+    printf("parent: child is PID %ld\n", (long)child);
+    fflush(stdout);
+    if (waitpid(child, &status, 0) == -1) {
+        perror("waitpid");
+        return 1;
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}

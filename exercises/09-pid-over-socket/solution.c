@@ -1,0 +1,104 @@
+/* pid_pass.c: a PID sent over a UNIX socket, translated by the kernel
+ * (the reference solution).
+ *
+ * The parent makes a socketpair() and creates a child in a new PID
+ * namespace with clone(). The child sends its own PID, as it sees it (1),
+ * in an SCM_CREDENTIALS message; the kernel writes that PID as the
+ * receiver's namespace numbers the sender, so the parent reads the number
+ * clone() gave it. A PID written as plain data would arrive as it was sent.
+ * The child stays two seconds, so that its PIDs can be looked at in /proc.
+ *
+ * Build: cc -std=gnu11 -Wall -Wextra -Werror -O2 -g -o pid_pass pid_pass.c
+ * Run (as root, or in the tutorial's lab): ./pid_pass
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define STACK_SIZE (1024 * 1024)
+
+static int sv[2]; /* sv[0]: the parent's end, sv[1]: the child's */
+
+static int childMain(void *arg)
+{
+    (void)arg;
+    char byte = 'x'; /* a message carries at least one byte of data */
+    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+    union {
+        char buf[CMSG_SPACE(sizeof(struct ucred))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
+                         .msg_control = control.buf, .msg_controllen = sizeof control.buf};
+
+    memset(&control, 0, sizeof control);
+    struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+    cmsg->cmsg_level = SOL_SOCKET;
+    cmsg->cmsg_type = SCM_CREDENTIALS;
+    cmsg->cmsg_len = CMSG_LEN(sizeof(struct ucred));
+    struct ucred cred = {.pid = getpid(), .uid = getuid(), .gid = getgid()};
+    memcpy(CMSG_DATA(cmsg), &cred, sizeof cred);
+    if (sendmsg(sv[1], &msg, 0) == -1) {
+        perror("child: sendmsg");
+        return 1;
+    }
+    printf("child: sent my PID, %ld\n", (long)getpid());
+    fflush(stdout);
+    sleep(2);
+    return 0;
+}
+
+int main(void)
+{
+    static char stack[STACK_SIZE];
+    int on = 1;
+
+    if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) == -1) {
+        perror("socketpair");
+        return 1;
+    }
+    /* Without SO_PASSCRED the receiver gets no credentials. */
+    if (setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &on, sizeof on) == -1) {
+        perror("setsockopt SO_PASSCRED");
+        return 1;
+    }
+    pid_t child = clone(childMain, stack + STACK_SIZE, CLONE_NEWPID | SIGCHLD, NULL);
+    if (child == -1) {
+        perror("clone");
+        return 1;
+    }
+
+    char byte;
+    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+    union {
+        char buf[CMSG_SPACE(sizeof(struct ucred))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
+                         .msg_control = control.buf, .msg_controllen = sizeof control.buf};
+    if (recvmsg(sv[0], &msg, 0) == -1) {
+        perror("recvmsg");
+        return 1;
+    }
+    struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+    if (cmsg == NULL || cmsg->cmsg_level != SOL_SOCKET || cmsg->cmsg_type != SCM_CREDENTIALS) {
+        fprintf(stderr, "recvmsg: no credentials\n");
+        return 1;
+    }
+    struct ucred cred;
+    memcpy(&cred, CMSG_DATA(cmsg), sizeof cred);
+    printf("parent: the child's PID, as I receive it: %ld\n", (long)cred.pid);
+    fflush(stdout);
+
+    if (waitpid(child, NULL, 0) == -1) {
+        perror("waitpid");
+        return 1;
+    }
+    return 0;
+}
