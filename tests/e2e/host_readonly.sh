@@ -13,7 +13,7 @@
 # at the lab's own / and /tmp work; test_lab.c shows a real leftover failing.
 . tests/e2e/lib/common
 if [ "$(id -u)" -ne 0 ]; then
-    echo "skip: needs root (files in /etc and /root, nobody, a procfs mount)"
+    echo "skip - host_readonly: needs root (files in /etc and /root, nobody, a procfs mount)"
     exit 0
 fi
 abs_tutor=$(cd "$(dirname "$TUTOR")" && pwd)/pidns-tutor
@@ -70,6 +70,13 @@ chmod 777 "$scratch"
 printf 'the host, nobody\n' >"$scratch/cwdfile" && chmod 666 "$scratch/cwdfile"
 cp "$scratch/cwdfile" "$scratch/orig/$(echo "$scratch/cwdfile" | tr / _)"
 cp "$home/file" "$scratch/orig/$(echo "$home/file" | tr / _)"
+# nobody cannot enter a checkout under /root (mode 700): run a staged copy.
+abs_lessons=$(pwd)/lessons
+if ! su nobody -s /bin/sh -c "test -x '$abs_tutor'"; then
+    . tests/e2e/lib/stage
+    stage_tree "$scratch/tree" || bad "staging a copy of the tree for nobody"
+    abs_tutor=$scratch/tree/build/pidns-tutor abs_lessons=$scratch/tree/lessons
+fi
 if su nobody -s /bin/sh -c "test -x '$abs_tutor' && test -w '$home/file'"; then
     su nobody -s /bin/sh -c "cd '$scratch' && printf 'sh echo lab >$home/file\nsh rm -f $home/file\nsh echo lab >>./cwdfile\nsh rm -f ./cwdfile\nsh echo lab >$etcf\nquit\n' | env HOME='$home' XDG_STATE_HOME='$scratch/nstate' NO_COLOR=1 '$abs_tutor'" >"$out" 2>&1
     check "as nobody: writes to the start directory refused" grep -q "Read-only file system" "$out"
@@ -77,12 +84,11 @@ if su nobody -s /bin/sh -c "test -x '$abs_tutor' && test -w '$home/file'"; then
     check "as nobody: host unchanged" grep -q "host unchanged" "$out"
     # Every lesson still passes in the read-only lab as an ordinary user
     # (lessons_auto_all.sh takes both routes as root).
-    abs_lessons=$(pwd)/lessons
     su nobody -s /bin/sh -c "cd '$scratch' && env HOME='$home' XDG_STATE_HOME='$scratch/nstate' NO_COLOR=1 timeout -s KILL 300 '$abs_tutor' --auto all --lessons '$abs_lessons' </dev/null" >"$out" 2>&1
     rc=$?
     check "as nobody: --auto all passes in the read-only lab (status $rc)" sh -c "[ $rc -eq 0 ] && grep -q ', 0 failed' '$out' && grep -q 'host unchanged' '$out'"
 else
-    echo "skip: nobody cannot reach $abs_tutor"
+    echo "skip - as nobody: nobody cannot reach $abs_tutor"
 fi
 
 # A lesson directory whose step deletes a host file.
