@@ -21,7 +21,9 @@ out=$scratch/out
 tag=pidns-tutor-ro-test.$$
 etcf=/etc/$tag
 rootf=/root/$tag
-home=$(mktemp -d "$(pwd)/$O/ro-home.XXXXXX")
+# Outside the lab's scratch places (/tmp, /var/tmp, /run) and reachable by
+# nobody even when the checkout is not (a clone under /root).
+home=$(mktemp -d /var/lib/pidns-tutor-ro-home.XXXXXX)
 fproc=$scratch/foreign-proc
 cleanup() {
     umount "$fproc" 2>/dev/null
