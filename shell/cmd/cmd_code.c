@@ -61,13 +61,9 @@ int cmd_reset_file(struct shell *sh, int argc, char **argv)
     if (ex == NULL)
         return SHELL_ERROR;
     if (argc == 1) {
-        if (!sh->interactive || sh->ask == NULL) {
-            shell_error(sh, "reset-file: needs a confirmation; in a script type `reset-file -y`");
+        int yes = shell_confirm(sh, "reset-file", "Start this exercise's file afresh (yours is kept as .bak)? [y/N] ");
+        if (yes == -1)
             return SHELL_ERROR;
-        }
-        char *answer = sh->ask(sh, "Start this exercise's file afresh (yours is kept as .bak)? [y/N] ");
-        int yes = answer != NULL && (strcmp(answer, "y") == 0 || strcmp(answer, "yes") == 0);
-        free(answer);
         if (!yes) {
             render_text(&sh->render, RENDER_NOTE, "Kept your file.");
             return SHELL_OK;

@@ -323,13 +323,9 @@ int cmd_reset(struct shell *sh, int argc, char **argv)
     if (argc == 2 && strcmp(argv[1], "-y") != 0)
         return SHELL_USAGE;
     if (argc == 1) {
-        if (!sh->interactive || sh->ask == NULL) {
-            shell_error(sh, "reset: needs a confirmation; in a script type `reset -y`");
+        int yes = shell_confirm(sh, "reset", "Forget the progress of every lesson? [y/N] ");
+        if (yes == -1)
             return SHELL_ERROR;
-        }
-        char *answer = sh->ask(sh, "Forget the progress of every lesson? [y/N] ");
-        int yes = answer != NULL && (strcmp(answer, "y") == 0 || strcmp(answer, "yes") == 0);
-        free(answer);
         if (!yes) {
             render_text(&sh->render, RENDER_NOTE, "Kept your progress.");
             return SHELL_OK;

@@ -80,6 +80,18 @@ static int find_source_tree(const char *bindir, char *out, size_t len)
     return -1;
 }
 
+int shell_confirm(struct shell *sh, const char *command, const char *question)
+{
+    if (!sh->interactive || sh->ask == NULL) {
+        shell_error(sh, "%s: needs a confirmation; in a script type `%s -y`", command, command);
+        return -1;
+    }
+    char *answer = sh->ask(sh, question);
+    int yes = answer != NULL && (strcmp(answer, "y") == 0 || strcmp(answer, "yes") == 0);
+    free(answer);
+    return yes;
+}
+
 void shell_find_dirs(struct shell_dirs *dirs, const char *exe, const char *lessons_dir)
 {
     char bindir[PATH_MAX], src[PATH_MAX];

@@ -73,6 +73,11 @@ void shell_error(const struct shell *sh, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* A warning: the same shape, "pidns-tutor: warning: ...". */
 void shell_warn(const struct shell *sh, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Asks question (ending in "[y/N] ") before command does something that
+ * cannot be undone: 1 for y or yes, 0 for anything else. Without a terminal
+ * to ask on, says "COMMAND: needs a confirmation; in a script type
+ * `COMMAND -y`" and returns -1. */
+int shell_confirm(struct shell *sh, const char *command, const char *question);
 
 /* Sets dirs from the running binary's place (/proc/self/exe): next to a
  * build (build/pidns-tutor, build/examples, SRC/lessons, SRC/examples), or

@@ -197,4 +197,21 @@ rc=$?
 check "ps and tree leave lab-runner and tutor-output out; --all (-A) shows them; help ps says so; nothing left" \
     eval '[ $rc -eq 0 ] && nothing_left pidns_init_sleep'
 
+# A yes/no question (shell_confirm): anything but y or yes keeps what was.
+drive confirm <<'X'
+expect pidns-tutor> 
+send reset\r
+expect [y/N] 
+send n\r
+expect Kept your progress.
+send reset\r
+expect [y/N] 
+send yes\r
+expect Progress forgotten
+expect pidns-tutor> 
+send quit\r
+exit 0
+X
+check "reset asks: n keeps the progress, yes forgets it" [ $? -eq 0 ]
+
 finish
