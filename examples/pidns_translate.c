@@ -196,6 +196,7 @@ int main(int argc, char *argv[])
     struct sigaction sa = {.sa_handler = stopHandler};
 
     setvbuf(stdout, NULL, _IOLBF, 0); /* every line leaves at once, also into a pipe */
+    opterr = 0;                       /* our own one-line message */
     while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
         if (opt == 'i' || opt == 'w')
             *(opt == 'i' ? &useIoctl : &wait) = 1;
@@ -206,13 +207,12 @@ int main(int argc, char *argv[])
                    "--wait: keep both processes running until Ctrl-C.\n",
                    argv[0]);
             return EXIT_SUCCESS;
-        } else {
-            fprintf(stderr, "Try 'pidns_translate --help'.\n");
-            return EXIT_FAILURE;
-        }
+        } else
+            errx(EXIT_FAILURE, "unknown option '%s' (try 'pidns_translate --help')",
+                 argv[optind - 1]);
     }
     if (optind < argc)
-        errx(EXIT_FAILURE, "unexpected argument '%s' (try --help)", argv[optind]);
+        errx(EXIT_FAILURE, "unexpected argument '%s' (try 'pidns_translate --help')", argv[optind]);
     for (size_t i = 0; i < sizeof stopSignals / sizeof stopSignals[0]; i++)
         if (sigaction(stopSignals[i], &sa, NULL) == -1)
             err(EXIT_FAILURE, "sigaction");
