@@ -179,6 +179,8 @@ static const struct {
     {.term = "parent_pid", .definition = "as a shell keeps `$!`"},
     {.term = "chain_pid", .definition = "as a shell keeps `$!`"},
     {.term = "grace period", .definition = "The wait is the *grace period*: the time a program"},
+    {.term = "SO_PEERCRED", .definition = "a socket option\nthat says which process is at the other end"},
+    {.term = "tr_pid", .definition = "as a shell keeps `$!`"},
     {.term = "pause container", .definition = "*pause container* (a tiny program the pod starts first"},
     {.term = "fork bomb", .definition = "A *fork bomb* is a program that forks without end"},
     {.term = "cgroup", .definition = "a *cgroup* is a group of processes"},
