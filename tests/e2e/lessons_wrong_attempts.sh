@@ -80,6 +80,7 @@ case_ "lesson 11, its check without \$TUTOR_JOBS" 11-a-minimal-init '
 case_ "lesson 7, a check that is true" 07-who-sees-whom '
     prev == "[.check]" && $0 == "----" { print; getline; print "true"; prev = ""; next }
     { prev = $0; print }'
+case_ "lesson 18, its solution listed as a wrong attempt" 18-pidfds-and-namespaces "$solution_as_wrong"
 wait
 
 verdict() { # N EXPECTED-LINE
@@ -97,6 +98,7 @@ verdict 1 "check: FAILED: the wrong attempt 'the solution itself' passes it"
 verdict 2 "check: FAILED: the wrong attempt 'the solution itself' passes it"
 verdict 3 "check: FAILED: the wrong attempt 'the trap's file written by hand, then the program killed' passes it"
 verdict 4 "check: FAILED: it passes before the exercise is done"
+verdict 5 "check: FAILED: the wrong attempt 'the solution itself' passes it"
 [ "$fails" -eq 0 ] && echo "all passed" && exit 0
 echo "$fails failed"
 exit 1
