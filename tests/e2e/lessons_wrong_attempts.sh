@@ -85,6 +85,7 @@ case_ "lesson 7, a check that is true" 07-who-sees-whom '
     { prev = $0; print }'
 case_ "lesson 22, its check without the owner" 22-limits-and-ownership '
     { sub(/ \&\& test "\$\(lsns -n -o ONS -t pid -p \$p\)" = "\$u"/, ""); print }'
+case_ "lesson 18, its solution listed as a wrong attempt" 18-pidfds-and-namespaces "$solution_as_wrong"
 wait
 
 verdict() { # N EXPECTED-LINE
@@ -103,6 +104,7 @@ verdict 2 "check: FAILED: the wrong attempt 'the solution itself' passes it"
 verdict 3 "check: FAILED: the wrong attempt 'the trap's file written by hand, then the program killed' passes it"
 verdict 4 "check: FAILED: it passes before the exercise is done"
 verdict 5 "check: FAILED: the wrong attempt 'the user namespace made after the PID namespace' passes it"
+verdict 6 "check: FAILED: the wrong attempt 'the solution itself' passes it"
 [ "$fails" -eq 0 ] && echo "all passed" && exit 0
 echo "$fails failed"
 exit 1

@@ -157,6 +157,8 @@ pidns_max_depth
 pidns_mini_init -q sh -c 'exit 3'
 pidns_orphan
 pidns_siginfo
+# valgrind 3.19 has no pidfd_open (434): pidns_pidfd stops there with ENOSYS
+pidns_pidfd; pidns_pidfd --join 1 foo true; pidns_pidfd --help >/dev/null
 pidns_proc_mount
 pidns_proc_mount sh -c 'ls -d /proc/[1-9]*'
 pidns_set_tid
