@@ -142,12 +142,9 @@ static void stopHandler(int sig)
     _exit(128 + sig);
 }
 
-/* Our children's namespace: a new one, or the one of process target. */
-static void switchChildrenNamespace(const char *target)
+/* Our children's namespace: a new one, or the one nsFd (of --setns) names. */
+static void switchChildrenNamespace(const char *target, int nsFd)
 {
-    char path[64];
-    int fd;
-
     if (target == NULL) {
         // tag::unshare[]
         if (unshare(CLONE_NEWPID) == -1) /* EPERM: needs CAP_SYS_ADMIN */
@@ -156,13 +153,10 @@ static void switchChildrenNamespace(const char *target)
         // end::unshare[]
         return;
     }
-    snprintf(path, sizeof path, "/proc/%s/ns/pid", target);
-    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-        err(EXIT_FAILURE, "open %s", path);
-    if (setns(fd, CLONE_NEWPID) == -1)
-        err(EXIT_FAILURE, "setns(%s)", path);
-    close(fd);
-    printf("setns(%s): done, this process stays where it was\n", path);
+    if (setns(nsFd, CLONE_NEWPID) == -1)
+        err(EXIT_FAILURE, "setns(/proc/%s/ns/pid)", target);
+    close(nsFd);
+    printf("setns(/proc/%s/ns/pid): done, this process stays where it was\n", target);
 }
 
 static void usage(FILE *to, const char *prog)
@@ -181,6 +175,8 @@ int main(int argc, char *argv[])
 {
     static const int stopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
     const char *target = NULL;
+    char path[64];
+    int nsFd = -1;
     struct sigaction sa;
     pthread_t thread;
     int e, status;
@@ -204,6 +200,9 @@ int main(int argc, char *argv[])
     } else if (argc > 1) {
         errx(EXIT_FAILURE, "unknown argument '%s' (try 'pidns_threads --help')", argv[1]);
     }
+    snprintf(path, sizeof path, "/proc/%s/ns/pid", target ? target : "self");
+    if (target != NULL && (nsFd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+        err(EXIT_FAILURE, "open %s", path);
 
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = stopHandler;
@@ -220,7 +219,7 @@ int main(int argc, char *argv[])
     tryClone("", "clone(CLONE_NEWPID | CLONE_THREAD)",
              CLONE_NEWPID | CLONE_THREAD | CLONE_SIGHAND | CLONE_VM);
     // end::thread[]
-    switchChildrenNamespace(target);
+    switchChildrenNamespace(target, nsFd);
     // tag::pthread[]
     e = pthread_create(&thread, NULL, threadMain, NULL);
     if (e == 0) {

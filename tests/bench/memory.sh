@@ -29,6 +29,7 @@ pidns_mini_init -q true
 pidns_orphan
 pidns_parents
 pidns_siginfo
+pidns_threads
 pidns_proc_mount true
 pidns_set_tid
 pidns_setns $$ true
