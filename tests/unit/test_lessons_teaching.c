@@ -180,6 +180,7 @@ static const struct {
     {.term = "chain_pid", .definition = "as a shell keeps `$!`"},
     {.term = "grace period", .definition = "The wait is the *grace period*: the time a program"},
     {.term = "pause container", .definition = "*pause container* (a tiny program the pod starts first"},
+    {.term = "CLONE_PARENT", .definition = "give the new process the caller's parent"},
 };
 
 /* The first block of the lessons (in order) that says term; NULL if none. */
