@@ -217,7 +217,7 @@ int main(int argc, char *argv[])
 
     // tag::thread[]
     tryClone("", "clone(CLONE_NEWPID | CLONE_THREAD)",
-             CLONE_NEWPID | CLONE_THREAD | CLONE_SIGHAND | CLONE_VM);
+             CLONE_NEWPID | CLONE_THREAD | CLONE_SIGHAND | CLONE_VM | CLONE_FS | CLONE_FILES);
     // end::thread[]
     switchChildrenNamespace(target, nsFd);
     // tag::pthread[]

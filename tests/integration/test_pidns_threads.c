@@ -169,7 +169,7 @@ static long other_thread(long pid)
 /* 1 */
 static int thread_with_newpid(void)
 {
-    CHECK(clone_flags(CLONE_NEWPID | CLONE_THREAD | CLONE_SIGHAND | CLONE_VM) == -1 &&
+    CHECK(clone_flags(CLONE_NEWPID | CLONE_THREAD | CLONE_SIGHAND | CLONE_VM | CLONE_FS) == -1 &&
               errno == EINVAL,
           "clone(CLONE_NEWPID | CLONE_THREAD) did not fail with EINVAL");
     return 0;
