@@ -181,6 +181,8 @@ static const struct {
     {.term = "grace period", .definition = "The wait is the *grace period*: the time a program"},
     {.term = "pause container", .definition = "*pause container* (a tiny program the pod starts first"},
     {.term = "CLONE_PARENT", .definition = "give the new process the caller's parent"},
+    {.term = "fork bomb", .definition = "A *fork bomb* is a program that forks without end"},
+    {.term = "cgroup", .definition = "a *cgroup* is a group of processes"},
 };
 
 /* The first block of the lessons (in order) that says term; NULL if none. */
