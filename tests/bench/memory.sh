@@ -30,6 +30,7 @@ pidns_orphan
 pidns_parents
 pidns_siginfo
 pidns_pidfd
+pidns_threads
 pidns_proc_mount true
 pidns_set_tid
 pidns_translate --ioctl

@@ -159,6 +159,7 @@ pidns_orphan
 pidns_siginfo
 # valgrind 3.19 has no pidfd_open (434): pidns_pidfd stops there with ENOSYS
 pidns_pidfd; pidns_pidfd --join 1 foo true; pidns_pidfd --help >/dev/null
+pidns_threads
 pidns_proc_mount
 pidns_proc_mount sh -c 'ls -d /proc/[1-9]*'
 pidns_set_tid

@@ -191,6 +191,7 @@ static const struct {
     {.term = "SO_PEERCRED", .definition = "a socket option\nthat says which process is at the other end"},
     {.term = "tr_pid", .definition = "as a shell keeps `$!`"},
     {.term = "pause container", .definition = "*pause container* (a tiny program the pod starts first"},
+    {.term = "CLONE_PARENT", .definition = "give the new process the caller's parent"},
     {.term = "fork bomb", .definition = "A *fork bomb* is a program that forks without end"},
     {.term = "cgroup", .definition = "a *cgroup* is a group of processes"},
 };
