@@ -165,6 +165,8 @@ static int kept_namespace(void *arg)
         int fork_errno = p == -1 ? errno : 0;
         if (p == 0)
             _exit(0);
+        if (p > 0) /* reaped here: a zombie of that namespace must not wait for us */
+            waitpid(p, NULL, 0);
         dprintf(pipefd[1], "setns=%d for_children=%s fork=%d\n", setns_errno, seen, fork_errno);
         _exit(0);
     }
