@@ -218,6 +218,7 @@ module PidnsHandbook
       end
       body = kind == :page ? doc : node
       insert_about(doc, body, lesson)
+      note_step_kernels(body)
       fold_blocks(body)
       add_reference(body, lesson)
       highlight_commands(body)
@@ -283,6 +284,19 @@ module PidnsHandbook
     end
 
     # Summary, time, kernel, and where the reference output comes from.
+    # A step marked [kernel=X.Y] says, under its title, the kernel it needs
+    # (the shell skips it on an older one).
+    def note_step_kernels(body)
+      body.find_by(context: :section) { |s| s.attr?('kernel') }.each do |step|
+        note = Asciidoctor::Block.new(step, :paragraph,
+                                      source: "_This step needs Linux #{step.attr('kernel')} or later; " \
+                                              'on an older kernel the tutorial skips it._',
+                                      subs: :normal)
+        note.add_role('step-kernel')
+        step.blocks.unshift(note)
+      end
+    end
+
     def insert_about(_doc, body, lesson)
       facts = ["Lesson #{lesson.number} of #{lessons(lesson).size}"]
       facts << "about #{lesson.minutes} minutes" if lesson.minutes

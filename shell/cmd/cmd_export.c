@@ -252,10 +252,14 @@ static void put_script(FILE *f, const struct shell *sh, const struct lesson *l)
         fprintf(f, "\n# --- Step %zu: %s\nlab_step %zu ", s + 1, step->title, s + 1);
         put_quoted(f, step->title != NULL ? step->title : "");
         fputc('\n', f);
+        if (step->kernel != NULL)
+            fprintf(f, "if lab_kernel %s; then\n", step->kernel);
         for (size_t b = 0; b < step->block_count; b++) {
             const struct lesson_block *next = b + 1 < step->block_count ? &step->blocks[b + 1] : NULL;
             b += (size_t)put_block(f, &step->blocks[b], next, &commands);
         }
+        if (step->kernel != NULL)
+            fputs("fi\n", f);
     }
     fprintf(f, "\necho\necho \"Lesson %d holds on this machine: every step as the lesson says.\"\n"
                "exit 0\n",

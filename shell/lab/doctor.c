@@ -20,6 +20,19 @@ int doctor_kernel_at_least(const char *release, int major, int minor)
     return ma > major || (ma == major && mi >= minor);
 }
 
+int doctor_kernel_has(const char *version, char *release, size_t len)
+{
+    struct utsname u;
+    int major, minor;
+
+    if (uname(&u) == -1)
+        snprintf(u.release, sizeof u.release, "unknown");
+    snprintf(release, len, "%s", u.release);
+    if (version == NULL || sscanf(version, "%d.%d", &major, &minor) != 2)
+        return 1;
+    return doctor_kernel_at_least(u.release, major, minor);
+}
+
 /* The first line of a small file, or "" when it cannot be read. */
 static const char *first_line(const char *path, char *buf, size_t len)
 {
@@ -53,7 +66,12 @@ static void check_kernel(FILE *out, int *fatal)
         {4, 1, "NSpid in /proc/PID/status: a PID at every level (4.1)"},
         {4, 9, "NS_GET_PARENT: the namespace tree (4.9)"},
         {4, 12, "/proc/PID/ns/pid_for_children (4.12)"},
+        {5, 3, "pidfd_open(): pidfds for running processes (5.3)"},
         {5, 5, "clone3() with set_tid: choosing PIDs (5.5)"},
+        {5, 8, "setns() on a pidfd: several namespaces at once (5.8)"},
+        {6, 11, "PIDFD_GET_PID_NAMESPACE, NS_GET_PID_IN_PIDNS: translation on request (6.11)"},
+        {6, 13, "PIDFD_GET_INFO: a pidfd's PIDs and namespaces (6.13)"},
+        {6, 14, "pid_max per PID namespace (6.14)"},
     };
 
     uname(&u);

@@ -216,6 +216,7 @@ void lesson_free(struct lesson *lesson)
             lesson_free_block(&step->blocks[b]);
         free(step->blocks);
         free(step->title);
+        free(step->kernel);
     }
     free(lesson->steps);
     free(lesson->path);

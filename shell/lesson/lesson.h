@@ -91,6 +91,7 @@ struct lesson_block {
 struct lesson_step {
     char *title;
     int line;
+    char *kernel; /* [kernel=X.Y] before its title: the kernel it needs; NULL = the lesson's */
     struct lesson_block *blocks;
     size_t block_count;
 };

@@ -296,8 +296,9 @@ int lesson_answer_matches(const char *expected, const char *given)
 }
 
 /* How a normalized answer meets a choice's text: 2 the whole text, 1 a
- * prefix of it, 0 neither. The text is normalized here, backticks dropped
- * (a learner types `rmdir` as rmdir). */
+ * prefix of it, 3 inside it from the start of a word (as "its pid" is in
+ * "1, its PID"), 0 none of these. The text is normalized here, backticks
+ * dropped (a learner types `rmdir` as rmdir). */
 static int match_choice_text(const char *text, const char *answer)
 {
     char *t = match_normalize_answer(text);
@@ -310,6 +311,9 @@ static int match_choice_text(const char *text, const char *answer)
         t[out] = '\0';
         size_t n = strlen(answer);
         how = strncmp(t, answer, n) != 0 ? 0 : t[n] == '\0' ? 2 : 1;
+        for (const char *at = t; how == 0 && (at = strstr(at + 1, answer)) != NULL;)
+            if (!isalnum((unsigned char)at[-1]))
+                how = 3;
     }
     free(t);
     return how;
@@ -330,13 +334,23 @@ int lesson_quiz_choice(const struct lesson_block *quiz, const char *given)
         free(answer);
         return (int)n;
     }
+    int inside = 0; /* choices holding the answer further in: it may mean one of them */
     for (size_t i = 0; i < quiz->choice_count && whole == 0; i++) {
         int how = match_choice_text(quiz->choices[i].text, answer);
         if (how == 2)
             whole = (int)i + 1;
         else if (how == 1 && prefixes++ == 0)
             found = (int)i + 1;
+        inside += how == 3;
     }
+    /* A prefix picks a choice when no other choice holds the answer too;
+     * words found inside one choice only pick it when they are several (so
+     * that a command typed at the question, "help", never picks one). */
+    int words = strchr(answer, ' ') != NULL;
+    if (whole == 0 && prefixes == 0 && inside == 1 && words)
+        for (size_t i = 0; i < quiz->choice_count && found == 0; i++)
+            if (match_choice_text(quiz->choices[i].text, answer) == 3)
+                found = (int)i + 1;
     free(answer);
-    return whole > 0 ? whole : prefixes > 1 ? -1 : found;
+    return whole > 0 ? whole : prefixes > 1 || (prefixes == 1 && inside > 0) ? -1 : found;
 }

@@ -2,6 +2,7 @@
 #include "tutor/tutor.h"
 #include "tutor/tutor_code.h"
 #include "render/annotate.h"
+#include "lab/doctor.h"
 #include "lab/lab.h"
 #include "lesson/lesson.h"
 #include "procfs/procfs.h"
@@ -90,11 +91,19 @@ static size_t exercise_index(const struct lesson_step *step)
     return i;
 }
 
+int tutor_step_runs_here(const struct lesson_step *step, char *release, size_t len)
+{
+    return doctor_kernel_has(step->kernel, release, len);
+}
+
 const struct lesson_block *tutor_current_exercise(const struct shell *sh)
 {
+    char release[128];
     if (sh->lesson_index < 0 || sh->lesson_finished)
         return NULL;
     const struct lesson_step *step = &sh->lessons[sh->lesson_index].steps[sh->step_index];
+    if (!tutor_step_runs_here(step, release, sizeof release))
+        return NULL; /* a step this kernel cannot show has no exercise to do */
     size_t i = exercise_index(step);
     return i < step->block_count ? &step->blocks[i] : NULL;
 }
@@ -376,6 +385,15 @@ int tutor_show_step(struct shell *sh)
     fputc('\n', sh->render.out);
     render_textf(&sh->render, RENDER_HEADING, "Lesson %d, step %d of %zu: %s", l->number,
                  sh->step_index + 1, l->step_count, step->title != NULL ? step->title : "");
+    char release[128];
+    if (!tutor_step_runs_here(step, release, sizeof release)) {
+        render_textf(&sh->render, RENDER_NOTE,
+                     "This step needs Linux %s or later; this kernel is %s, so it is skipped "
+                     "(pidns-tutor --doctor lists what this kernel has).%s",
+                     step->kernel, release,
+                     sh->interactive && !sh->auto_mode ? " Enter: next step." : "");
+        return SHELL_OK;
+    }
     int failed = show_blocks(sh, 0, exercise < step->block_count ? exercise + 1 : exercise);
     if (!failed && sh->interactive && !sh->auto_mode && !sh->presenting &&
         sh->pending_line == NULL && tutor_current_exercise(sh) == NULL)
@@ -390,7 +408,8 @@ int tutor_show_debrief(struct shell *sh)
 {
     const struct lesson_step *step = &sh->lessons[sh->lesson_index].steps[sh->step_index];
     size_t exercise = exercise_index(step);
-    if (exercise + 1 >= step->block_count)
+    char release[128];
+    if (exercise + 1 >= step->block_count || !tutor_step_runs_here(step, release, sizeof release))
         return SHELL_OK;
     return show_blocks(sh, exercise + 1, step->block_count) ? SHELL_ERROR : SHELL_OK;
 }

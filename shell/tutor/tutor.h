@@ -15,6 +15,7 @@
 
 struct lesson;
 struct lesson_block;
+struct lesson_step;
 
 /* Shows the current step (sh->lesson_index, sh->step_index) and records it
  * in the progress file. Returns SHELL_OK, or SHELL_ERROR when a command
@@ -27,7 +28,12 @@ int tutor_show_debrief(struct shell *sh);
 /* Makes lesson index the current one at step, without showing it. */
 void tutor_enter(struct shell *sh, int index, int step);
 
-/* The exercise of the current step, or NULL. */
+/* Whether this kernel can show step (its [kernel=X.Y], if any); the
+ * kernel's release is copied to release. */
+int tutor_step_runs_here(const struct lesson_step *step, char *release, size_t len);
+
+/* The exercise of the current step, or NULL (also for a step this kernel
+ * cannot show). */
 const struct lesson_block *tutor_current_exercise(const struct shell *sh);
 
 /* Runs a [.check] or a hint's when= condition in the lab (lab_capture,

@@ -143,14 +143,22 @@ static int auto_exercise(struct shell *sh, const struct lesson_block *exercise)
 
 /* One lesson, start to end; the lab is cleaned up after it. Returns the
  * number of failed steps. */
-static int auto_lesson(struct shell *sh, int index)
+static int auto_lesson(struct shell *sh, int index, int *skipped)
 {
     const struct lesson *l = &sh->lessons[index];
     int failed = 0;
 
     for (size_t s = 0; s < l->step_count && !shell_interrupted; s++) {
+        char release[128];
         tutor_enter(sh, index, (int)s);
         int bad = tutor_show_step(sh) != SHELL_OK;
+        if (!tutor_step_runs_here(&l->steps[s], release, sizeof release)) {
+            render_textf(&sh->render, RENDER_NOTE,
+                         "lesson %d, step %zu (%s): skipped, kernel: needs Linux %s, this is %s",
+                         l->number, s + 1, l->steps[s].title, l->steps[s].kernel, release);
+            (*skipped)++;
+            continue;
+        }
         const struct lesson_block *exercise = tutor_current_exercise(sh);
         if (!bad && exercise != NULL)
             bad = auto_exercise(sh, exercise) || tutor_show_debrief(sh) != SHELL_OK;
@@ -181,9 +189,13 @@ int tutor_auto(struct shell *sh, const char *which)
     sh->auto_mode = 1;
     size_t end = all ? sh->lesson_count : (size_t)index + 1;
     for (size_t i = (size_t)index; i < end && !shell_interrupted; i++) {
-        int failed = auto_lesson(sh, (int)i);
-        render_textf(&sh->render, failed ? RENDER_BAD : RENDER_GOOD, "lesson %d (%s): %s",
-                     sh->lessons[i].number, sh->lessons[i].id, failed ? "FAILED" : "passed");
+        int skipped = 0;
+        int failed = auto_lesson(sh, (int)i, &skipped);
+        render_textf(&sh->render, failed ? RENDER_BAD : RENDER_GOOD, "lesson %d (%s): %s%s",
+                     sh->lessons[i].number, sh->lessons[i].id, failed ? "FAILED" : "passed",
+                     !skipped         ? ""
+                     : skipped == 1 ? " (1 step skipped: this kernel is too old for it)"
+                                    : " (steps skipped: this kernel is too old for them)");
         failed_lessons += failed != 0;
     }
     sh->lesson_index = -1;

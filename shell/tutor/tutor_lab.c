@@ -113,6 +113,9 @@ static const char *replay_quietly(struct shell *sh, int upto, size_t blocks, int
     fflush(sh->render.out);
     shell_interrupted = 0;
     for (int s = 0; s <= upto && s < (int)l->step_count && !*stopped; s++) {
+        char release[128];
+        if (!tutor_step_runs_here(&l->steps[s], release, sizeof release))
+            continue; /* skipped when shown too */
         const char *f =
             replay_step(sh, &l->steps[s], s < upto ? l->steps[s].block_count : blocks, devnull,
                         stopped);

@@ -121,7 +121,7 @@ static int ask_choice(struct shell *sh, const struct lesson_block *b)
             show_quiz(sh, b);
         else if (n == -1)
             render_text(&sh->render, RENDER_NOTE,
-                        "Several answers start that way: type more of one, or its number.");
+                        "That fits more than one answer: type more of one, or its number.");
         else
             render_textf(&sh->render, RENDER_NOTE,
                          "Type a number from 1 to %zu or the start of an answer (Enter shows "

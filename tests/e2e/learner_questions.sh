@@ -25,7 +25,7 @@ expect (the question waits: running `ps`)
 expect lab-init
 expect your answer (number)> 
 send in the\r
-expect Several answers start that way
+expect That fits more than one answer
 expect your answer (number)> 
 send in the LAB\r
 expect Answer 2 is right.

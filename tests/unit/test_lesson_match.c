@@ -132,6 +132,30 @@ static void test_a_quiz_takes_a_choice_by_number_or_by_its_text(void **state)
     assert_int_equal(lesson_quiz_choice(&quiz, NULL), 0);
 }
 
+/* A choice whose text starts with a number or a word before the words the
+ * learner typed: those words pick no other choice that starts with them. */
+static void test_a_quiz_answer_found_inside_another_choice_is_ambiguous(void **state)
+{
+    struct lesson_choice choices[] = {
+        {.text = "1, its PID in the new namespace."},
+        {.text = "Its PID in the parent namespace."},
+        {.text = "Its PID in the parent, always 0."},
+    };
+    struct lesson_block quiz = {.type = LESSON_QUIZ, .choices = choices, .choice_count = 3};
+    (void)state;
+    assert_int_equal(lesson_quiz_choice(&quiz, "its pid in the new"), 1); /* words inside one */
+    assert_int_equal(lesson_quiz_choice(&quiz, "its pid in the p"), -1);  /* starts two */
+    assert_int_equal(lesson_quiz_choice(&quiz, "its pid in the parent namespace"), 2);
+    assert_int_equal(lesson_quiz_choice(&quiz, "1, its"), 1);
+    assert_int_equal(lesson_quiz_choice(&quiz, "pid"), 0);       /* one word inside: no choice */
+    assert_int_equal(lesson_quiz_choice(&quiz, "d in the n"), 0); /* not from a word's start */
+
+    /* Typed words that start choice 2 but are also inside choice 1. */
+    struct lesson_block two = {.type = LESSON_QUIZ, .choices = choices, .choice_count = 2};
+    assert_int_equal(lesson_quiz_choice(&two, "its pid in the"), -1);
+    assert_int_equal(lesson_quiz_choice(&two, "its pid in the parent"), 2);
+}
+
 static void test_long_pathological_pattern_is_fast(void **state)
 {
     (void)state;
@@ -156,6 +180,7 @@ int main(void)
         cmocka_unit_test(test_unordered_expect_accepts_any_order),
         cmocka_unit_test(test_answers_ignore_case_and_blanks),
         cmocka_unit_test(test_a_quiz_takes_a_choice_by_number_or_by_its_text),
+        cmocka_unit_test(test_a_quiz_answer_found_inside_another_choice_is_ambiguous),
         cmocka_unit_test(test_long_pathological_pattern_is_fast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
