@@ -31,6 +31,7 @@ pidns_parents
 pidns_siginfo
 pidns_proc_mount true
 pidns_set_tid
+pidns_reboot restart
 pidns_setns $$ true
 pidns_unshare
 pidns_unshare --launch true'

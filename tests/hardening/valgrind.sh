@@ -153,6 +153,8 @@ pidns_max_depth
 pidns_mini_init -q sh -c 'exit 3'
 pidns_orphan
 pidns_siginfo
+pidns_reboot halt
+pidns_reboot cad-on
 pidns_proc_mount
 pidns_proc_mount sh -c 'ls -d /proc/[1-9]*'
 pidns_set_tid
