@@ -29,9 +29,11 @@ pidns_mini_init -q true
 pidns_orphan
 pidns_parents
 pidns_siginfo
+pidns_pidfd
 pidns_proc_mount true
 pidns_set_tid
 pidns_reboot restart
+pidns_translate --ioctl
 pidns_setns $$ true
 pidns_unshare
 pidns_unshare --launch true'

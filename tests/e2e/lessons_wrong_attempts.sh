@@ -10,7 +10,10 @@
 #    process left, not how the command ended) lets its attempt "the trap's
 #    file written by hand" through, and --auto says so: the facts of
 #    $TUTOR_JOBS are what catch it;
-#  - a check that passes anyway (`true`) fails --auto (before the work).
+#  - a check that passes anyway (`true`) fails --auto (before the work);
+#  - lesson 22 with its check not reading the namespace's owner (NS_GET_USERNS,
+#    through lsns) lets its attempt "the user namespace made after the PID
+#    namespace" through: a sleep in a user namespace of its own is not enough.
 set -u
 O=${PIDNS_TUTOR_BUILD:-build}
 TUTOR=$O/pidns-tutor
@@ -80,6 +83,9 @@ case_ "lesson 11, its check without \$TUTOR_JOBS" 11-a-minimal-init '
 case_ "lesson 7, a check that is true" 07-who-sees-whom '
     prev == "[.check]" && $0 == "----" { print; getline; print "true"; prev = ""; next }
     { prev = $0; print }'
+case_ "lesson 22, its check without the owner" 22-limits-and-ownership '
+    { sub(/ \&\& test "\$\(lsns -n -o ONS -t pid -p \$p\)" = "\$u"/, ""); print }'
+case_ "lesson 18, its solution listed as a wrong attempt" 18-pidfds-and-namespaces "$solution_as_wrong"
 wait
 
 verdict() { # N EXPECTED-LINE
@@ -97,6 +103,8 @@ verdict 1 "check: FAILED: the wrong attempt 'the solution itself' passes it"
 verdict 2 "check: FAILED: the wrong attempt 'the solution itself' passes it"
 verdict 3 "check: FAILED: the wrong attempt 'the trap's file written by hand, then the program killed' passes it"
 verdict 4 "check: FAILED: it passes before the exercise is done"
+verdict 5 "check: FAILED: the wrong attempt 'the user namespace made after the PID namespace' passes it"
+verdict 6 "check: FAILED: the wrong attempt 'the solution itself' passes it"
 [ "$fails" -eq 0 ] && echo "all passed" && exit 0
 echo "$fails failed"
 exit 1
