@@ -33,6 +33,7 @@ pidns_pidfd
 pidns_threads
 pidns_proc_mount true
 pidns_set_tid
+pidns_reboot restart
 pidns_translate --ioctl
 pidns_setns $$ true
 pidns_unshare

@@ -188,6 +188,7 @@ static const struct {
     {.term = "parent_pid", .definition = "as a shell keeps `$!`"},
     {.term = "chain_pid", .definition = "as a shell keeps `$!`"},
     {.term = "grace period", .definition = "The wait is the *grace period*: the time a program"},
+    {.term = "keeper_pid", .definition = "as a shell keeps `$!`"},
     {.term = "SO_PEERCRED", .definition = "a socket option\nthat says which process is at the other end"},
     {.term = "tr_pid", .definition = "as a shell keeps `$!`"},
     {.term = "pause container", .definition = "*pause container* (a tiny program the pod starts first"},
