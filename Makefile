@@ -150,7 +150,8 @@ check: deps-check
 CHECK_JOBS ?= 2
 CHECK_PARTS = check-ownership check-layering $(CHECK_EXTRA)
 CHECK_LONGEST = check-ownership check-asan check-valgrind check-mutants
-CHECK_ORDER = $(filter $(CHECK_LONGEST),$(CHECK_PARTS)) $(filter-out $(CHECK_LONGEST),$(CHECK_PARTS))
+CHECK_ORDER = $(foreach p,$(CHECK_LONGEST),$(filter $(p),$(CHECK_PARTS))) \
+	$(filter-out $(CHECK_LONGEST),$(CHECK_PARTS))
 check-run: all
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) $(CHECK_BUILD)
 	@MAKE="$(MAKE)" sh tests/check-parts.sh $(CHECK_JOBS) $(CHECK_ORDER)

@@ -71,14 +71,15 @@ trap 'kill $keeper 2>/dev/null; rm -rf "$live"' EXIT
 # step N NAME EXTRA_ASAN_OPTIONS PATTERN...: run-tests.sh with the PATTERNs,
 # in the background (its output in $logs/step.N.out); report N prints its
 # line once it has ended. The two steps run side by side, one runner at a
-# time each (TEST_JOBS=1): two at a time in all.
+# time each (TEST_JOBS=1): two at a time in all. A step is killed after
+# 1800 s (a hang: the first holds what eight steps of 900 s each held).
 step() {
     n=$1 name=$2 extra=$3
     shift 3
     (
         t0=$(date +%s)
         ASAN_OPTIONS="$asan_options${extra:+:$extra}" O=$O TEST_JOBS=${ASAN_TEST_JOBS:-1} \
-            timeout -s KILL 900 sh tests/run-tests.sh "$@" >"$logs/step.$n.out" 2>&1
+            timeout -s KILL 1800 sh tests/run-tests.sh "$@" >"$logs/step.$n.out" 2>&1
         echo "$? $(($(date +%s) - t0))" >"$logs/step.$n.rc"
     ) &
     steps="$steps $n" pids="$pids $!"
