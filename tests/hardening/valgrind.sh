@@ -70,7 +70,8 @@ vg_options="--log-socket=127.0.0.1:$port --error-exitcode=99 --leak-check=full -
 # the same PID).
 # The sessions and the examples run side by side (each in the background,
 # with a state directory of its own); their lines are printed in this
-# order once all have ended.
+# order once all have ended. Each is killed after 900 s (a hang: five
+# valgrinds share the CPUs now).
 session() {
     name=$1
     shift
@@ -81,7 +82,7 @@ session() {
         export XDG_STATE_HOME="$logs/state/$name"
         mkdir -p "$XDG_STATE_HOME"
         # shellcheck disable=SC2086
-        timeout -s KILL 300 sh -c 'echo $$ >"$0"; exec "$@"' "$logs/$name.top" \
+        timeout -s KILL 900 sh -c 'echo $$ >"$0"; exec "$@"' "$logs/$name.top" \
             valgrind $vg_options "$@" <"$input" >"$logs/$name.out" 2>&1
         rc=$?
         printf 'check-valgrind: %-32s exit status %s (%ss)\n' "$name" $rc $(($(date +%s) - t0)) >"$logs/$name.line"
@@ -170,7 +171,7 @@ pidns_unshare --launch ps -e
 unshare -pf sleep 30 & sleep 0.5; t=$(pgrep -P $!); pidns_setns $t; pidns_setns --mount $t ls -d /proc/1; kill $!
 pidns_setns; pidns_probe --bogus; multi_pidns x; true
 EOF
-(cd /tmp && PATH="$logs/wrap:$PATH" timeout -s KILL 300 "$build/tests/helpers/in_sandbox" \
+(cd /tmp && PATH="$logs/wrap:$PATH" timeout -s KILL 900 "$build/tests/helpers/in_sandbox" \
     unshare -pf --mount-proc sh -x) >"$logs/examples.out" 2>&1 <"$logs/examples.in" &
 examples=$!
 
