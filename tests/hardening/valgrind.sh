@@ -89,9 +89,9 @@ session() {
         if [ $rc -eq 99 ] || [ $rc -ge 124 ]; then echo 1 >"$logs/$name.failed"; fi
         [ $rc -eq 0 ] || echo "$rc" >"$logs/$name.rc"
     ) &
-    sessions="$sessions $name"
+    sessions="$sessions $name" pids="$pids $!"
 }
-sessions=""
+sessions="" pids=""
 
 session shell-root "$O/pidns-tutor" --lessons lessons <<'EOF'
 lessons
@@ -178,7 +178,8 @@ examples=$!
 # All ended: each session's line, in order, then the examples'.
 wait $examples
 examples_rc=$?
-wait
+# shellcheck disable=SC2086
+wait $pids # (not the listener, which runs until killed)
 for name in $sessions; do
     cat "$logs/$name.line"
     [ ! -f "$logs/$name.failed" ] || status=1
