@@ -163,7 +163,8 @@ start_one() {
     shift
     d=$work/r.$i
     mkdir -p "$d"
-    mkdir -m 1777 "$d/tmp"
+    # Never twice: a second start would share the first one's mark and log.
+    mkdir -m 1777 "$d/tmp" || { echo "tests: runner $i ($*) started twice: a fault of run-tests.sh"; exit 1; }
     printf '%s\n' "$*" >"$d/name"
     wrap=""
     [ "$jobs" -eq 1 ] || wrap="unshare -m --propagation private sh $0 --in-mount-namespace $d/views"
@@ -263,10 +264,12 @@ add() {
     done
 }
 # Whether runner $1 may start now: no runner of its group is running.
+# (Its loop variable is its own: sh has no local variables, and the
+# caller's loop variable names the runner to start.)
 may_start() {
     [ -f "$work/r.$1/group" ] || return 0
-    for r in $running; do
-        [ -f "$work/r.$r/group" ] && [ "$(cat "$work/r.$r/group")" = "$(cat "$work/r.$1/group")" ] && return 1
+    for ms_r in $running; do
+        [ -f "$work/r.$ms_r/group" ] && [ "$(cat "$work/r.$ms_r/group")" = "$(cat "$work/r.$1/group")" ] && return 1
     done
     return 0
 }
@@ -302,7 +305,7 @@ pending=$(order 0)
 while [ -n "$(echo $pending)" ]; do
     while [ "$(echo $running | wc -w)" -ge "$jobs" ]; do finish_next; done
     next=""
-    for r in $pending; do may_start "$r" && { next=$r; break; }; done
+    for cand in $pending; do may_start "$cand" && { next=$cand; break; }; done
     if [ -z "$next" ]; then # each waits for one of its group
         finish_next
         continue
