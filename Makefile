@@ -4,6 +4,7 @@
 #   make run      install the packages running needs, build the examples and the
 #                 shell (not the tests), start the tutorial
 #   make check    install every build and test package, build all, run every test
+#                 (the parts side by side: CHECK_JOBS=1 for one after another)
 #
 # Everything built goes under $(O) (default build/). New files need no edit here:
 # examples/*.c, shell/*/*.c, tests/unit/test_*.c and tests/integration/test_*.c
@@ -136,13 +137,24 @@ run: deps
 check: deps-check
 	@$(MAKE) --no-print-directory check-run
 
-# mk/*.mk fragments add their own steps (docs, sanitizers, valgrind, fuzz) to CHECK_EXTRA.
-# The suite runs beside two tutors it did not start, which must survive it,
-# then on planted leaks, which must fail it (tests/ownership.sh).
+# mk/*.mk fragments add their own steps (docs, sanitizers, valgrind, fuzz) to
+# CHECK_EXTRA, and what those steps build to CHECK_BUILD. The suite runs
+# beside two tutors it did not start, which must survive it, then on planted
+# leaks, which must fail it (tests/ownership.sh).
+#
+# First everything is built, CHECK_JOBS at a time (the sanitizer build, the
+# fuzzers, the documentation); then the parts run side by side, CHECK_JOBS
+# at a time, the longest first, each one's output printed whole when it
+# ends (tests/check-parts.sh); every part runs even if another fails, and
+# the end says what failed. CHECK_JOBS=1 runs them one after another.
+CHECK_JOBS ?= 2
+CHECK_PARTS = check-ownership check-layering $(CHECK_EXTRA)
+CHECK_LONGEST = check-ownership check-asan check-valgrind check-mutants
+CHECK_ORDER = $(foreach p,$(CHECK_LONGEST),$(filter $(p),$(CHECK_PARTS))) \
+	$(filter-out $(CHECK_LONGEST),$(CHECK_PARTS))
 check-run: all
-	@$(MAKE) --no-print-directory check-layering
-	@O=$(O) sh tests/ownership.sh
-	@for t in $(CHECK_EXTRA); do $(MAKE) --no-print-directory $$t || exit 1; done
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) $(CHECK_BUILD)
+	@MAKE="$(MAKE)" sh tests/check-parts.sh $(CHECK_JOBS) $(CHECK_ORDER)
 
 # No file of shell/ includes a header of a higher layer (tests/layering.sh),
 # and no two files call each other, directly or round a circle
@@ -172,10 +184,11 @@ DEPFILES := $(patsubst %.o,%.d,$(SHELL_OBJS) $(O)/obj/shell/main.o $(TESTLIB_OBJ
 -include $(DEPFILES)
 
 # The fragments, in a fixed order: install.mk uses docs.mk's man pages;
-# bench.mk orders the benchmarks shell.mk registers; the check steps run in
-# the order the fragments add them to CHECK_EXTRA (the docs, the fuzzers,
-# then the sanitizers and valgrind). fresh.mk's check-fresh runs make check
-# on a fresh Debian root, outside make check.
+# bench.mk orders the benchmarks shell.mk registers; the check steps are
+# started in the order of CHECK_LONGEST, then in the order the fragments add
+# them to CHECK_EXTRA (the docs, the fuzzers, then the sanitizers and
+# valgrind). fresh.mk's check-fresh runs make check on a fresh Debian root,
+# outside make check.
 include mk/shell.mk
 include mk/docs.mk
 include mk/install.mk

@@ -134,3 +134,4 @@ docs-samples: examples $(O)/tests/helpers/in_sandbox
 	@O=$(O) sh docs/samples/capture.sh
 
 CHECK_EXTRA += docs-check
+CHECK_BUILD += docs

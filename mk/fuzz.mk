@@ -77,5 +77,6 @@ fuzz: fuzz-build
 	@O=$(O) sh tests/hardening/fuzz.sh long $(FUZZ_SECONDS)
 
 CHECK_EXTRA += check-fuzz
+CHECK_BUILD += fuzz-build
 
 -include $(FUZZ_OBJS:.o=.d) $(patsubst $(O)/%,$(O)/obj/%.d,$(FUZZ_TARGETS))

@@ -14,9 +14,10 @@
 ASAN_O     ?= build/asan
 VALGRIND_O ?= $(O)
 
-.PHONY: check-asan check-valgrind
-check-asan:
+.PHONY: check-asan check-valgrind asan-build
+asan-build:
 	@$(MAKE) --no-print-directory O=$(ASAN_O) SANITIZE=1 all
+check-asan: asan-build
 	@O=$(ASAN_O) sh tests/hardening/asan.sh
 
 check-valgrind: all
@@ -37,3 +38,4 @@ $(NO_LEAK_CHECK_EXAMPLES): ALL_LDFLAGS += $(NO_LEAK_CHECK_OBJ)
 endif
 
 CHECK_EXTRA += check-asan check-valgrind
+CHECK_BUILD += asan-build

@@ -9,7 +9,9 @@
 #   O=build sh tests/mutants.sh [NAME]
 #
 # The copy reuses the built objects (timestamps kept), so only what a mutant
-# touches is rebuilt.
+# touches is rebuilt. The control and the mutants run side by side, each in
+# its own copy, MUTANT_JOBS (2) at a time; each one's lines are printed
+# whole, in order, once all have ended.
 set -u
 O=${O:-build}
 only=${1:-}
@@ -19,6 +21,20 @@ trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 [ -x "$O/pidns-tutor" ] || { echo "check-mutants: $O is not built (make all)"; exit 1; }
 failed=0 caught=0
+jobs=${MUTANT_JOBS:-2}
+started=""
+
+# spawn NAME FUNCTION ARGS...: runs FUNCTION in the background (at most
+# $jobs at a time), its output in $work/NAME.out, its status in NAME.status.
+spawn() {
+    while [ "$(for j in $started; do [ -f "$work/$j.status" ] || echo "$j"; done | wc -l)" -ge "$jobs" ]; do
+        sleep 0.1
+    done
+    name=$1
+    shift
+    ("$@" >"$work/$name.out" 2>&1; echo $? >"$work/$name.status.new"; mv "$work/$name.status.new" "$work/$name.status") &
+    started="$started $name"
+}
 
 copy_tree() { # into $1: the tracked files as they are now, and the build
     mkdir -p "$1/build"
@@ -38,7 +54,7 @@ control() {
         if ! (cd "$copy" && PIDNS_TUTOR_BUILD=build PIDNS_TUTOR_SRC="$copy" O=build $t) >"$work/control.log" 2>&1; then
             tail -20 "$work/control.log"
             echo "check-mutants: FAIL: '$t' fails in an unchanged copy of the tree"
-            exit 1
+            return 1
         fi
     done
     echo "check-mutants: control: the tests pass in an unchanged copy"
@@ -49,38 +65,41 @@ control() {
 # (the substitution must change FILE) in a fresh copy and runs the test
 # command there; the test must fail.
 mutant() {
+    case $1 in *"$only"*) ;; *) return ;; esac
+    spawn "$1" plant "$@"
+}
+# The mutant's work (in the background): exits 0 if it was caught.
+plant() {
     name=$1 file=$2 edit=$3
     shift 4
-    case $name in *"$only"*) ;; *) return ;; esac
     copy=$work/$name
     copy_tree "$copy"
     cp "$copy/$file" "$copy/$file.orig"
     perl -0pi -e "$edit" "$copy/$file"
     if cmp -s "$copy/$file" "$copy/$file.orig"; then
         echo "check-mutants: FAIL: $name: the fault no longer applies to $file (update tests/mutants.sh)"
-        failed=$((failed + 1)); return
+        return 1
     fi
     rm "$copy/$file.orig"
     if ! make -C "$copy" O=build all >"$copy/make.log" 2>&1; then
         tail -5 "$copy/make.log"
         echo "check-mutants: FAIL: $name: the mutant does not build"
-        failed=$((failed + 1)); return
+        return 1
     fi
     start=$(date +%s)
     if (cd "$copy" && PIDNS_TUTOR_BUILD=build PIDNS_TUTOR_SRC="$copy" O=build "$@") >"$copy/test.log" 2>&1; then
         echo "check-mutants: FAIL: $name survived: '$*' passed with the fault planted in $file"
-        failed=$((failed + 1))
-    else
-        echo "check-mutants: $name caught by '$*' ($(($(date +%s) - start)) s): $(grep -a -m1 -E 'FAIL|not ok|expected|ERROR' "$copy/test.log" | cut -c 1-120)"
-        caught=$((caught + 1))
+        rm -rf "$copy"
+        return 1
     fi
+    echo "check-mutants: $name caught by '$*' ($(($(date +%s) - start)) s): $(grep -a -m1 -E 'FAIL|not ok|expected|ERROR' "$copy/test.log" | cut -c 1-120)"
     rm -rf "$copy"
 }
 
 # The first lesson with an exercise, and its number.
 checked_lesson=$(grep -l '^\[\.check\]' lessons/[0-9]*-*.adoc | head -n 1)
 checked=$(basename "$checked_lesson" | sed 's/^0*\([0-9]*\)-.*/\1/')
-control
+spawn control control
 
 # A lesson's check replaced by `true`: it passes before the work, which
 # --auto must notice (it runs each check before the solution too).
@@ -107,5 +126,20 @@ mutant cleanup-leaves-a-process "${sweep:-shell/lab/lab_sweep.c}" \
 mutant table-message-shortened docs/bad-input.adoc \
     's/(\| ex-multi-zero \|.*?N must be at least 1), got 0\+\+/$1++/' -- sh tests/e2e/test_bad_input.sh ex-multi-zero
 
+# All ended: the control first (a mutant counts only beside a passing
+# control), then each mutant, in order.
+wait
+control_ok=1
+for j in $started; do
+    cat "$work/$j.out"
+    st=$(cat "$work/$j.status" 2>/dev/null || echo 1)
+    if [ "$j" = control ]; then
+        [ "$st" -eq 0 ] || control_ok=0
+    elif [ "$st" -eq 0 ]; then
+        caught=$((caught + 1))
+    else
+        failed=$((failed + 1))
+    fi
+done
 echo "check-mutants: $caught caught, $failed not"
-[ $failed -eq 0 ] && [ $caught -gt 0 ]
+[ $control_ok -eq 1 ] && [ $failed -eq 0 ] && [ $caught -gt 0 ]

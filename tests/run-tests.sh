@@ -3,7 +3,9 @@
 # real kernel, then the end-to-end scripts. Prints each runner's own summary,
 # then one total line, and exits non-zero if anything failed.
 #
-#   O=build sh tests/run-tests.sh [PATTERN]    (PATTERN filters by file name)
+#   O=build sh tests/run-tests.sh [PATTERN...] (PATTERN filters by file name;
+#                                               several: a runner that matches any)
+#   TEST_JOBS=N                                 runners at a time (see below)
 #
 # What the suite starts is marked: every runner runs with
 # PIDNS_TUTOR_TEST_RUN=<this run>.<runner> in its environment, which every
@@ -15,6 +17,19 @@
 # be empty after it, and must leave the host's /procN mounts and / as they
 # were.
 #
+# Runners in parallel (TEST_JOBS, default 2 as root where `unshare -m` works,
+# else 1): each runner's output is kept in its own log and printed whole when
+# it ends (the order is that of their ends), with its time. So that a /procN
+# mount is blamed on the runner that made it, each runner then runs in a
+# private mount namespace of its own (a copy of the host's), whose /procN
+# mounts are compared before and after it, inside it; the host's own are
+# compared after every runner too, and once more after all. An entry new in
+# / is blamed on a runner if it appeared during that runner's time and is
+# still there when it ends; the runners that ran beside it then are named
+# with it (one of them may have made it). The runners in SERIAL below run
+# alone, after the others. With TEST_JOBS=1 every runner runs alone, in the
+# host's mount namespace, in file order.
+#
 # Skips are counted apart and each reason printed. A skip's reason is the
 # text after "SKIP: " (cmocka tests) or after "skip - NAME: " (TAP scripts).
 # As root with CI=true, any skip fails the run unless its reason starts with
@@ -22,22 +37,60 @@
 set -u
 O=${O:-build}
 pattern=${1:-}
+
+# The wrapper of a parallel runner, in its private mount namespace: runs it,
+# and writes the namespace's /procN mounts before and after it to $2.before
+# and $2.after (waiting up to 2 s for a mount being taken down).
+if [ "$pattern" = --in-mount-namespace ]; then
+    views=$2
+    shift 2
+    mounts() { awk '$5 ~ /^\/proc[0-9]+$/ { print "mount " $5 }' /proc/self/mountinfo; }
+    roots() { ls -a / | sed 's/^/root /'; }
+    mounts >"$views.before"
+    roots >"$views.roots-before"
+    "$@"
+    rc=$?
+    tries=0
+    while [ "$(mounts)" != "$(cat "$views.before")" ] && [ $tries -lt 20 ]; do
+        sleep 0.1
+        tries=$((tries + 1))
+    done
+    mounts >"$views.after"
+    roots >"$views.roots-after"
+    exit $rc
+fi
+
+patterns="$*"
 export PIDNS_TUTOR_BUILD="$O"
 export PIDNS_TUTOR_SRC="$(pwd)"
 LEFTOVERS=$O/tests/helpers/leftovers
+# Runners that share state run one at a time: each word of SHARED is a
+# group, its runners joined by "+" (a runner belongs to a group if its name
+# holds one of them); no two of a group run side by side. test_docs and
+# test_handbook build $O/docs (make docs: a no-op once make check has built
+# them, not when the suite is run on its own), which test_install copies.
+SHARED=${TEST_SHARED-test_docs.sh+test_handbook.sh+test_install.sh}
+# Runners that run alone (after the others), and why:
+#   none: every runner passed in parallel, several times, on a loaded machine
+SERIAL=${TEST_SERIAL-}
 passed=0 failed=0 skipped=0 broken="" reasons="" runners=0
 run=$(date +%s).$$
 work=$(mktemp -d "${TMPDIR:-/tmp}/pidns-tutor-tests.XXXXXX") || exit 1
 chmod 755 "$work"
-log=$work/log
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 [ -x "$LEFTOVERS" ] || { echo "tests: $LEFTOVERS is not built (make tests)"; exit 1; }
 ci_root=0
 [ "${CI:-}" = true ] && [ "$(id -u)" -eq 0 ] && ci_root=1
+jobs=${TEST_JOBS:-}
+if [ -z "$jobs" ]; then
+    jobs=1
+    [ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null && jobs=2
+fi
+[ "$jobs" -ge 1 ] 2>/dev/null || { echo "tests: TEST_JOBS must be a number, 1 or more"; exit 2; }
 
-count() { # cmocka's "[  PASSED  ] 3 test(s)." style lines
-    sed -n "s/^\[  $1 *\] \([0-9][0-9]*\) test.*/\1/p" "$log" | head -n 1
+count() { # $1 in log $2: cmocka's "[  PASSED  ] 3 test(s)." style lines
+    sed -n "s/^\[  $1 *\] \([0-9][0-9]*\) test.*/\1/p" "$2" | head -n 1
 }
 
 # What a runner must leave as it found it on the host: the /procN mounts of
@@ -47,51 +100,111 @@ host_view() {
     ls -a / | sed 's/^/root /'
 }
 
-# After runner $1 (marked $2, temp dir $3): nothing of it left. Prints what
-# is left and returns 1 if anything is, after ending its processes.
+# Prints the lines of file $2 that are not in file $1, each after $3.
+new_lines() { grep -vxF -f "$1" "$2" | sed "s|^|$3|"; }
+
+# After runner $1 (number $2, marked $3, temp dir $4): nothing of it left.
+# Prints what is left and returns 1 if anything is, after ending its
+# processes.
 left_by() {
     tries=0
+    d=$work/r.$2
     while :; do
-        procs=$("$LEFTOVERS" "PIDNS_TUTOR_TEST_RUN=$2")
+        procs=$("$LEFTOVERS" "PIDNS_TUTOR_TEST_RUN=$3")
         view=$(host_view)
-        files=$(ls -A "$3")
-        [ -z "$procs" ] && [ "$view" = "$host_before" ] && [ -z "$files" ] && return 0
+        files=$(ls -A "$4")
+        [ -z "$procs" ] && [ "$view" = "$host_before" ] && [ -z "$files" ] && break
         tries=$((tries + 1))
         [ $tries -ge 20 ] && break
         sleep 0.1
     done
+    ns_mounts="" roots=""
+    if [ -f "$d/views.after" ]; then # in a mount namespace of its own
+        ns_mounts=$(new_lines "$d/views.before" "$d/views.after" '  new on the host: ' |
+            sed 's/$/ (in its mount namespace)/'
+            new_lines "$d/views.after" "$d/views.before" '  gone from the host: ' |
+            sed 's/$/ (in its mount namespace)/')
+        # Entries of / it saw appear, and that are still there (a runner
+        # beside it may have made them: named too).
+        printf '%s\n' "$view" >"$work/now"
+        roots=$(new_lines "$d/views.roots-before" "$d/views.roots-after" '' | grep -xF -f - "$work/now" |
+            grep -vxF "$(printf '%s\n' "$host_start" | grep '^root ')" |
+            sed "s|^|  new on the host: |; s|\$|$(beside "$2")|")
+    fi
+    [ -z "$procs" ] && [ "$view" = "$host_before" ] && [ -z "$files" ] && [ -z "$ns_mounts$roots" ] &&
+        return 0
     echo "LEFT BEHIND by $1:"
     [ -z "$procs" ] || printf '%s\n' "$procs" | sed 's/^/  /'
-    "$LEFTOVERS" -k "PIDNS_TUTOR_TEST_RUN=$2" >/dev/null
+    "$LEFTOVERS" -k "PIDNS_TUTOR_TEST_RUN=$3" >/dev/null
+    [ -z "$ns_mounts" ] || printf '%s\n' "$ns_mounts"
+    [ -z "$roots" ] || printf '%s\n' "$roots"
     if [ "$view" != "$host_before" ]; then
         printf '%s\n' "$host_before" >"$work/before"
-        printf '%s\n' "$view" | diff "$work/before" - | sed -n 's/^< /  gone from the host: /p; s/^> /  new on the host: /p'
+        printf '%s\n' "$view" | diff "$work/before" - |
+            sed -n 's/^< /  gone from the host: /p; s/^> /  new on the host: /p' |
+            grep -vxF -e "$(printf '%s\n' "$roots" | sed 's/ (.*//')" -e '' |
+            sed "s|\$|$(beside "$2")|"
         host_before=$view # blamed once, on this runner
     fi
     [ -z "$files" ] || printf '%s\n' "$files" | sed "s|^|  in its TMPDIR: |"
     return 1
 }
 
-run_one() { # $1 = program or script
+# The runners that ran beside runner $1 (their numbers are in its beside
+# file), as " (while NAME ran beside it)", or nothing.
+beside() {
+    [ -s "$work/r.$1/beside" ] || return 0
+    printf ' (while %s ran beside it)' "$(sort -u "$work/r.$1/beside" | tr '\n' ',' | sed 's/,$//; s/,/, /g')"
+}
+
+# Starts runner number $1 (the rest: program or script) in the background.
+start_one() {
+    i=$1
+    shift
+    d=$work/r.$i
+    mkdir -p "$d"
+    # Never twice: a second start would share the first one's mark and log.
+    mkdir -m 1777 "$d/tmp" || { echo "tests: runner $i ($*) started twice: a fault of run-tests.sh"; exit 1; }
+    printf '%s\n' "$*" >"$d/name"
+    wrap=""
+    [ "$jobs" -eq 1 ] || wrap="unshare -m --propagation private sh $0 --in-mount-namespace $d/views"
+    for other in $running; do # each is beside the other
+        cat "$work/r.$other/name" >>"$d/beside"
+        printf '%s\n' "$*" >>"$work/r.$other/beside"
+    done
+    (
+        t0=$(date +%s)
+        # shellcheck disable=SC2086
+        PIDNS_TUTOR_TEST_RUN=$run.$i TMPDIR=$d/tmp $wrap "$@" >"$d/log" 2>&1 </dev/null
+        echo "$? $(($(date +%s) - t0))" >"$d/rc.new"
+        mv "$d/rc.new" "$d/rc"
+    ) &
+    running="$running $i"
+}
+
+# Ends runner number $1 (its command in $2...): checks what it left, prints
+# its log and counts its results.
+finish_one() {
+    i=$1
+    shift
     name="$*"
-    case "$name" in *"$pattern"*) ;; *) return ;; esac
-    runners=$((runners + 1))
-    mark=$run.$runners
-    mkdir -m 1777 "$work/tmp.$runners"
-    printf '\n=== %s\n' "$name"
-    PIDNS_TUTOR_TEST_RUN=$mark TMPDIR=$work/tmp.$runners "$@" >"$log" 2>&1 </dev/null
-    rc=$?
+    d=$work/r.$i
+    log=$d/log
+    read -r rc secs <"$d/rc"
+    running=$(for r in $running; do [ "$r" = "$i" ] || printf ' %s' "$r"; done)
+    echo "$secs $name" >>"$work/times"
+    printf '\n=== %s (%s s)\n' "$name" "$secs"
     cat "$log"
-    left_by "$name" "$mark" "$work/tmp.$runners" >>"$log" 2>&1 || {
+    left_by "$name" "$i" "$run.$i" "$d/tmp" >>"$log" 2>&1 || {
         sed -n '/^LEFT BEHIND/,$p' "$log"
         rc=1
     }
-    rm -rf "$work/tmp.$runners"
-    p=$(count PASSED); f=$(count FAILED); s=$(count SKIPPED)
+    rm -rf "$d/tmp"
+    p=$(count PASSED "$log"); f=$(count FAILED "$log"); s=$(count SKIPPED "$log")
     why=$(sed -n 's/^SKIP: //p; s/^skip - [^:]*: //p' "$log")
     if [ -z "$p$f" ]; then # not cmocka: the script's exit status is one result
         s=$(printf '%s' "$why" | grep -c .)
-        if [ $rc -ne 0 ]; then f=1
+        if [ "$rc" -ne 0 ]; then f=1
         elif [ "$s" -gt 0 ] && ! grep -q '^ok' "$log"; then p=0 # it only skipped
         else p=1; fi
     fi
@@ -105,7 +218,7 @@ run_one() { # $1 = program or script
             rc=1
         fi
     fi
-    if [ $rc -ne 0 ]; then
+    if [ "$rc" -ne 0 ]; then
         broken="$broken $name"
         { # what failed, again at the end, where a truncated log still shows it
             printf '%s:\n' "$name"
@@ -115,16 +228,121 @@ run_one() { # $1 = program or script
     fi
 }
 
-host_before=$(host_view)
+# Waits until a runner ends; finishes it. (Polls: sh has no wait for any one
+# of several children.)
+finish_next() {
+    while :; do
+        for r in $running; do
+            if [ -f "$work/r.$r/rc" ]; then
+                # shellcheck disable=SC2046
+                eval "set -- $(cat "$work/r.$r/argv")"
+                finish_one "$r" "$@"
+                return
+            fi
+        done
+        sleep 0.05
+    done
+}
+
+# The runners, in file order, each as its number and its quoted command line.
+quote() { printf "'%s' " "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+add() {
+    matched=0
+    for pat in $patterns; do case "$*" in *"$pat"*) matched=1 ;; esac; done
+    [ -n "$patterns" ] || matched=1
+    [ $matched -eq 1 ] || return 0
+    runners=$((runners + 1))
+    mkdir -p "$work/r.$runners"
+    for a; do quote "$a"; done >"$work/r.$runners/argv"
+    alone=0
+    for s in $SERIAL; do case "$*" in *"$s"*) alone=1 ;; esac; done
+    echo "$runners $alone" >>"$work/list"
+    for g in $SHARED; do
+        for m in $(echo "$g" | tr + ' '); do
+            case "$*" in *"$m"*) echo "$g" >"$work/r.$runners/group" ;; esac
+        done
+    done
+}
+# Whether runner $1 may start now: no runner of its group is running.
+# (Its loop variable is its own: sh has no local variables, and the
+# caller's loop variable names the runner to start.)
+may_start() {
+    [ -f "$work/r.$1/group" ] || return 0
+    for ms_r in $running; do
+        [ -f "$work/r.$ms_r/group" ] && [ "$(cat "$work/r.$ms_r/group")" = "$(cat "$work/r.$1/group")" ] && return 1
+    done
+    return 0
+}
 for t in "$O"/tests/unit/test_* "$O"/tests/integration/test_*; do
-    [ -x "$t" ] && run_one "$t"
+    [ -x "$t" ] && add "$t"
 done
 for t in tests/e2e/*.sh ${PIDNS_TUTOR_EXTRA_TESTS:-}; do
-    [ -f "$t" ] && run_one sh "$t"
+    [ -f "$t" ] && add sh "$t"
 done
+touch "$work/list"
+
+# In parallel, the slowest first (by the times of the last run, kept in
+# $O/tests/runner-times), so that no long runner starts last.
+order() {
+    if [ "$jobs" -eq 1 ] || [ ! -f "$O/tests/runner-times" ]; then
+        awk -v a="$1" '$2 == a { print $1 }' "$work/list"
+        return
+    fi
+    want=$1
+    while read -r i a; do
+        [ "$a" = "$want" ] || continue
+        eval "set -- $(cat "$work/r.$i/argv")"
+        secs=$(awk -v n="$*" '{ t = $1; sub(/^[0-9]+ /, ""); if ($0 == n) s = t } END { print s + 0 }' \
+            "$O/tests/runner-times")
+        echo "$secs $i"
+    done <"$work/list" | sort -k1,1rn -k2,2n | awk '{ print $2 }'
+}
+
+host_before=$(host_view)
+host_start=$host_before
+running=""
+pending=$(order 0)
+while [ -n "$(echo $pending)" ]; do
+    while [ "$(echo $running | wc -w)" -ge "$jobs" ]; do finish_next; done
+    next=""
+    for cand in $pending; do may_start "$cand" && { next=$cand; break; }; done
+    if [ -z "$next" ]; then # each waits for one of its group
+        finish_next
+        continue
+    fi
+    pending=$(for r in $pending; do [ "$r" = "$next" ] || printf ' %s' "$r"; done)
+    eval "set -- $(cat "$work/r.$next/argv")"
+    start_one "$next" "$@"
+    [ "$jobs" -gt 1 ] || finish_next
+done
+while [ -n "$(echo $running)" ]; do finish_next; done
+for next in $(order 1); do
+    eval "set -- $(cat "$work/r.$next/argv")"
+    start_one "$next" "$@"
+    finish_next
+done
+# Once more, after all: the host as it was before the suite.
+if [ "$(host_view)" != "$host_before" ]; then
+    echo "LEFT BEHIND by the suite (after every runner had ended):"
+    printf '%s\n' "$host_before" >"$work/before"
+    host_view | diff "$work/before" - | sed -n 's/^< /  gone from the host: /p; s/^> /  new on the host: /p'
+    broken="$broken (the suite)"
+    echo "the suite: the host changed after every runner had ended" >>"$work/failures"
+fi
+# The times kept for the next run's order: this run's, and the others' of before.
+if [ -f "$work/times" ] && [ -d "$O/tests" ] && [ -z "${PIDNS_TUTOR_EXTRA_TESTS:-}" ]; then
+    { [ ! -f "$O/tests/runner-times" ] ||
+        awk 'NR == FNR { sub(/^[0-9]+ /, ""); ran[$0] = 1; next }
+             { n = $0; sub(/^[0-9]+ /, "", n); if (!(n in ran)) print }' "$work/times" "$O/tests/runner-times"
+      cat "$work/times"; } >"$work/times.all" && mv "$work/times.all" "$O/tests/runner-times"
+fi
 
 ran=$((passed + failed))
 printf '\n'
+if [ -f "$work/times" ] && [ "$runners" -gt 1 ]; then
+    echo "time per runner (s), $jobs at a time, the slowest first:"
+    sort -rn "$work/times" | head -n 12 | sed 's/^/  /'
+fi
 if [ -n "$reasons" ]; then
     echo "not tested ($skipped skipped), and why:"
     printf '%s' "$reasons"

@@ -68,27 +68,41 @@ keep_reports &
 keeper=$!
 trap 'kill $keeper 2>/dev/null; rm -rf "$live"' EXIT
 
-# step NAME PATTERN [EXTRA_ASAN_OPTIONS]: run-tests.sh with PATTERN; one line.
+# step N NAME EXTRA_ASAN_OPTIONS PATTERN...: run-tests.sh with the PATTERNs,
+# in the background (its output in $logs/step.N.out); report N prints its
+# line once it has ended. The two steps run side by side, one runner at a
+# time each (TEST_JOBS=1): two at a time in all. A step is killed after
+# 1800 s (a hang: the first holds what eight steps of 900 s each held).
 step() {
-    t0=$(date +%s)
-    ASAN_OPTIONS="$asan_options${3:+:$3}" O=$O timeout -s KILL 900 sh tests/run-tests.sh "$2" >"$logs/step.out" 2>&1
-    rc=$?
-    cat "$logs/step.out" >>"$out"
-    summary=$(grep '^tests: ' "$logs/step.out" | tail -n 1)
-    printf 'check-asan: %-28s %s (%ss)\n' "$1" "${summary:-no summary (exit status $rc)}" $(($(date +%s) - t0))
-    if [ $rc -ne 0 ]; then
-        grep -E '^(failing runners|FAIL|not ok|\[  FAILED  \])' "$logs/step.out" | sed 's/^/    /'
+    n=$1 name=$2 extra=$3
+    shift 3
+    (
+        t0=$(date +%s)
+        ASAN_OPTIONS="$asan_options${extra:+:$extra}" O=$O TEST_JOBS=${ASAN_TEST_JOBS:-1} \
+            timeout -s KILL 1800 sh tests/run-tests.sh "$@" >"$logs/step.$n.out" 2>&1
+        echo "$? $(($(date +%s) - t0))" >"$logs/step.$n.rc"
+    ) &
+    steps="$steps $n" pids="$pids $!"
+    echo "$name" >"$logs/step.$n.name"
+}
+report() {
+    read -r rc secs <"$logs/step.$1.rc"
+    cat "$logs/step.$1.out" >>"$out"
+    summary=$(grep '^tests: ' "$logs/step.$1.out" | tail -n 1)
+    printf 'check-asan: %-44s %s (%ss)\n' "$(cat "$logs/step.$1.name")" "${summary:-no summary (exit status $rc)}" "$secs"
+    if [ "$rc" -ne 0 ]; then
+        grep -E '^(failing runners|FAIL|not ok|\[  FAILED  \])' "$logs/step.$1.out" | sed 's/^/    /'
         status=1
     fi
-    rm -f "$logs/step.out"
+    rm -f "$logs/step.$1".*
 }
-
-step "unit and integration" "$O/tests/"
-for t in shell_auto shell_batch shell_history shell_options shell_pty; do
-    step "e2e $t" "tests/e2e/$t.sh"
-done
-step "e2e shell_nobody" "tests/e2e/shell_nobody.sh" "detect_leaks=0"
-step "e2e lessons_auto_all" "tests/e2e/lessons_auto_all.sh" "detect_leaks=0"
+steps="" pids=""
+step 1 "unit, integration, e2e shell_*" "" "$O/tests/" tests/e2e/shell_auto.sh tests/e2e/shell_batch.sh \
+    tests/e2e/shell_history.sh tests/e2e/shell_options.sh tests/e2e/shell_pty.sh
+step 2 "e2e shell_nobody, lessons_auto_all" "detect_leaks=0" tests/e2e/shell_nobody.sh tests/e2e/lessons_auto_all.sh
+# shellcheck disable=SC2086
+wait $pids # (not the keeper of the reports)
+for n in $steps; do report "$n"; done
 
 kill $keeper
 wait $keeper 2>/dev/null

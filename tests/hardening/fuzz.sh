@@ -4,7 +4,7 @@
 #   O=build sh tests/hardening/fuzz.sh check [SECONDS [RUNS]]
 #       (make check-fuzz) replays every file of tests/fuzz/corpus/NAME, then
 #       fuzzes each target for at most SECONDS (15) or RUNS (200000) runs;
-#       any crash, leak, hang or UB fails
+#       any crash, leak, hang or UB fails; the targets run side by side
 #   O=build sh tests/hardening/fuzz.sh long [SECONDS]
 #       (make fuzz) fuzzes each target for SECONDS (300); new inputs go to
 #       $O/fuzz/corpus/NAME, crashes to $O/fuzz/crash-NAME-*
@@ -61,10 +61,23 @@ long() { # NAME SECONDS
         "$fuzz/corpus/$1" "tests/fuzz/corpus/$1"
 }
 
-for name in $names; do
-    case $mode in
-    check) check "$name" "${2:-15}" "${3:-200000}" || exit 1 ;;
-    long) long "$name" "${2:-300}" || exit 1 ;;
-    *) echo "usage: fuzz.sh check [SECONDS [RUNS]] | long [SECONDS]"; exit 2 ;;
-    esac
-done
+# check: the targets side by side, each one's lines printed whole, in order.
+case $mode in
+check)
+    for name in $names; do
+        (check "$name" "${2:-15}" "${3:-200000}" >"$fuzz/check-$name.out" 2>&1
+            echo $? >"$fuzz/check-$name.status") &
+    done
+    wait
+    status=0
+    for name in $names; do
+        cat "$fuzz/check-$name.out"
+        [ "$(cat "$fuzz/check-$name.status")" -eq 0 ] || status=1
+        rm -f "$fuzz/check-$name.out" "$fuzz/check-$name.status"
+    done
+    exit $status
+    ;;
+long)
+    for name in $names; do long "$name" "${2:-300}" || exit 1; done ;;
+*) echo "usage: fuzz.sh check [SECONDS [RUNS]] | long [SECONDS]"; exit 2 ;;
+esac

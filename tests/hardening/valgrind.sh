@@ -75,17 +75,30 @@ vg_options="--log-socket=127.0.0.1:$port --error-exitcode=99 --leak-check=full -
 # session NAME COMMAND... < commands: the shell under valgrind; the first
 # process's PID is kept in $logs/NAME.top (the sh that execs valgrind has
 # the same PID).
+# The sessions and the examples run side by side (each in the background,
+# with a state directory of its own); their lines are printed in this
+# order once all have ended. Each is killed after 900 s (a hang: five
+# valgrinds share the CPUs now).
 session() {
     name=$1
     shift
-    t0=$(date +%s)
-    # shellcheck disable=SC2086
-    timeout -s KILL 300 sh -c 'echo $$ >"$0"; exec "$@"' "$logs/$name.top" \
-        valgrind $vg_options "$@" >"$logs/$name.out" 2>&1
-    rc=$?
-    printf 'check-valgrind: %-32s exit status %s (%ss)\n' "$name" $rc $(($(date +%s) - t0))
-    if [ $rc -eq 99 ] || [ $rc -ge 124 ]; then status=1; fi
+    input=$logs/$name.in
+    cat >"$input"
+    (
+        t0=$(date +%s)
+        export XDG_STATE_HOME="$logs/state/$name"
+        mkdir -p "$XDG_STATE_HOME"
+        # shellcheck disable=SC2086
+        timeout -s KILL 900 sh -c 'echo $$ >"$0"; exec "$@"' "$logs/$name.top" \
+            valgrind $vg_options "$@" <"$input" >"$logs/$name.out" 2>&1
+        rc=$?
+        printf 'check-valgrind: %-32s exit status %s (%ss)\n' "$name" $rc $(($(date +%s) - t0)) >"$logs/$name.line"
+        if [ $rc -eq 99 ] || [ $rc -ge 124 ]; then echo 1 >"$logs/$name.failed"; fi
+        [ $rc -eq 0 ] || echo "$rc" >"$logs/$name.rc"
+    ) &
+    sessions="$sessions $name" pids="$pids $!"
 }
+sessions="" pids=""
 
 session shell-root "$O/pidns-tutor" --lessons lessons <<'EOF'
 lessons
@@ -128,9 +141,7 @@ EOF
 vg_options_all=$vg_options
 vg_options=$(echo "$vg_options" | sed 's/--trace-children=yes/--trace-children=no/')
 session auto-1 "$O/pidns-tutor" --auto 1 --lessons lessons </dev/null
-[ $rc -eq 0 ] || { echo "check-valgrind: --auto 1 failed under valgrind (see $logs/auto-1.out)"; status=1; }
 session auto-5 "$O/pidns-tutor" --auto 5 --lessons lessons </dev/null
-[ $rc -eq 0 ] || { echo "check-valgrind: --auto 5 failed under valgrind (see $logs/auto-5.out)"; status=1; }
 vg_options=$vg_options_all
 
 # The examples: each is reached through a wrapper that execs it under
@@ -144,8 +155,7 @@ for e in "$build"/examples/*; do
     chmod 755 "$logs/wrap/${e##*/}"
 done
 t0=$(date +%s)
-(cd /tmp && PATH="$logs/wrap:$PATH" timeout -s KILL 300 "$build/tests/helpers/in_sandbox" \
-    unshare -pf --mount-proc sh -x) >"$logs/examples.out" 2>&1 <<'EOF'
+cat >"$logs/examples.in" <<'EOF'
 multi_pidns 3 true
 multi_pidns 3 sh -c 'ls -d /proc2/[1-9]*'
 multi_pidns 40
@@ -174,7 +184,24 @@ pidns_unshare --launch ps -e
 unshare -pf sleep 30 & sleep 0.5; t=$(pgrep -P $!); pidns_setns $t; pidns_setns --mount $t ls -d /proc/1; kill $!
 pidns_setns; pidns_probe --bogus; multi_pidns x; true
 EOF
-[ $? -lt 124 ] || { echo "check-valgrind: the examples timed out (see $logs/examples.out)"; status=1; }
+(cd /tmp && PATH="$logs/wrap:$PATH" timeout -s KILL 900 "$build/tests/helpers/in_sandbox" \
+    unshare -pf --mount-proc sh -x) >"$logs/examples.out" 2>&1 <"$logs/examples.in" &
+examples=$!
+
+# All ended: each session's line, in order, then the examples'.
+wait $examples
+examples_rc=$?
+# shellcheck disable=SC2086
+wait $pids # (not the listener, which runs until killed)
+for name in $sessions; do
+    cat "$logs/$name.line"
+    [ ! -f "$logs/$name.failed" ] || status=1
+    case $name in auto-*)
+        [ ! -f "$logs/$name.rc" ] ||
+            { echo "check-valgrind: --auto ${name#auto-} failed under valgrind (see $logs/$name.out)"; status=1; } ;;
+    esac
+done
+[ $examples_rc -lt 124 ] || { echo "check-valgrind: the examples timed out (see $logs/examples.out)"; status=1; }
 printf 'check-valgrind: %-32s %s example runs (%ss)\n' "examples" \
     "$(grep -c 'Command: /.*/examples/' "$logs/valgrind.log")" $(($(date +%s) - t0))
 
