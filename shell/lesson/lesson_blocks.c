@@ -462,44 +462,6 @@ static int lb_close_step(struct lp *p, const struct lesson_step *step)
     return 0;
 }
 
-/* "X.Y" with whole numbers: major and minor, or -1. */
-static int lb_version(const char *v, int *major, int *minor)
-{
-    int used = 0;
-    if (sscanf(v, "%3d.%3d%n", major, minor, &used) != 2 || v[used] != '\0' || !isdigit((unsigned char)v[0]))
-        return -1;
-    return 0;
-}
-
-/* "[kernel=X.Y]" right before a step's title: the step needs that kernel
- * (newer than the lesson's own :kernel:). Sets *kernel. */
-static int lb_step_kernel(struct lp *p, const struct lesson *out, char **kernel)
-{
-    size_t at = p->pos;
-    const char *line = lp_line(p, at);
-    char v[32];
-    int major, minor, lmajor = 0, lminor = 0;
-    size_t n = strlen(line) - strlen("[kernel=]");
-    if (n == 0 || n >= sizeof v)
-        return lp_fail(p, at, "[kernel=X.Y] needs a version such as 6.11");
-    memcpy(v, line + strlen("[kernel="), n);
-    v[n] = '\0';
-    if (lb_version(v, &major, &minor) == -1)
-        return lp_fail(p, at, "[kernel=%s]: write the version as X.Y, such as 6.11", v);
-    if (at + 1 >= p->limit || strncmp(lp_line(p, at + 1), "== ", 3) != 0)
-        return lp_fail(p, at, "[kernel=%s] belongs on the line right before a step's '== Title'", v);
-    if (out->kernel && sscanf(out->kernel, "%d.%d", &lmajor, &lminor) == 2 &&
-        (major < lmajor || (major == lmajor && minor <= lminor)))
-        return lp_fail(p, at,
-                       "[kernel=%s] asks no more than the lesson's ':kernel: %s' (drop it, or "
-                       "raise it to what the step needs)",
-                       v, out->kernel);
-    free(*kernel);
-    *kernel = strdup(v);
-    p->pos++;
-    return *kernel ? 0 : lp_oom(p);
-}
-
 static struct lesson_step *lb_new_step(struct lp *p, struct lesson *out)
 {
     const char *title = lp_line(p, p->pos) + 3;
@@ -560,7 +522,7 @@ int lp_parse_body(struct lp *p, struct lesson *out)
         size_t at = p->pos;
         const char *line = lp_line(p, at);
         if (!strncmp(line, "[kernel=", 8) && line[strlen(line) - 1] == ']') {
-            if (lb_step_kernel(p, out, &kernel) == -1)
+            if (lp_step_kernel(p, out->kernel, &kernel) == -1)
                 return -1;
             continue;
         }

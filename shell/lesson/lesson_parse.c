@@ -337,3 +337,39 @@ int lp_listing_once(struct lp *p, size_t at, const char *role, char **text)
         return lp_fail(p, at, "empty [.%s] listing", role);
     return 0;
 }
+
+/* "X.Y" with whole numbers: major and minor, or -1. */
+static int lp_version(const char *v, int *major, int *minor)
+{
+    int used = 0;
+    if (sscanf(v, "%3d.%3d%n", major, minor, &used) != 2 || v[used] != '\0' || !isdigit((unsigned char)v[0]))
+        return -1;
+    return 0;
+}
+
+int lp_step_kernel(struct lp *p, const char *lesson_kernel, char **kernel)
+{
+    size_t at = p->pos;
+    const char *line = lp_line(p, at);
+    char v[32];
+    int major, minor, lmajor = 0, lminor = 0;
+    size_t n = strlen(line) - strlen("[kernel=]");
+    if (n == 0 || n >= sizeof v)
+        return lp_fail(p, at, "[kernel=X.Y] needs a version such as 6.11");
+    memcpy(v, line + strlen("[kernel="), n);
+    v[n] = '\0';
+    if (lp_version(v, &major, &minor) == -1)
+        return lp_fail(p, at, "[kernel=%s]: write the version as X.Y, such as 6.11", v);
+    if (at + 1 >= p->limit || strncmp(lp_line(p, at + 1), "== ", 3) != 0)
+        return lp_fail(p, at, "[kernel=%s] belongs on the line right before a step's '== Title'", v);
+    if (lesson_kernel && sscanf(lesson_kernel, "%d.%d", &lmajor, &lminor) == 2 &&
+        (major < lmajor || (major == lmajor && minor <= lminor)))
+        return lp_fail(p, at,
+                       "[kernel=%s] asks no more than the lesson's ':kernel: %s' (drop it, or "
+                       "raise it to what the step needs)",
+                       v, lesson_kernel);
+    free(*kernel);
+    *kernel = strdup(v);
+    p->pos++;
+    return *kernel ? 0 : lp_oom(p);
+}

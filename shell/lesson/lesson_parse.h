@@ -54,6 +54,11 @@ int lp_program_resolve(struct lp *p, size_t at, struct lesson_block *b);
 /* Reads the ---- listing of role [.ROLE] at `at` into *text, once per
  * exercise (a second one, or an empty one, is an error). */
 int lp_listing_once(struct lp *p, size_t at, const char *role, char **text);
+
+/* "[kernel=X.Y]" right before a step's title: the step needs that kernel,
+ * newer than the lesson's own (lesson_kernel, or NULL). Sets *kernel
+ * (malloc'd) and moves past the line. 0, or -1 with the error set. */
+int lp_step_kernel(struct lp *p, const char *lesson_kernel, char **kernel);
 /* A block title line: ".Title" (not "..." or ". item"). */
 int lp_is_block_title(const char *line);
 /* The wrong attempt whose title line is at p->pos, added to b->wrongs
