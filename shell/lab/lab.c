@@ -351,13 +351,17 @@ int lab_close(struct lab *lab, FILE *report)
         if (lab->own_pidns_fd != -1)
             setns(lab->own_pidns_fd, CLONE_NEWPID); /* fails on the user-namespace route: see lab.h */
     }
-    close(lab->keeper_mnt_fd);
-    lab->keeper_mnt_fd = -1;
     close(lab->lab_proc_fd);
     lab->lab_proc_fd = -1;
     /* Only what the lab could leave counts; changes made elsewhere on the
-     * machine are told but not held against it (lab_host.c). */
+     * machine are told but not held against it (lab_host.c). The lab's
+     * mount namespace stays open until the search is over: a survivor is
+     * told by its inode number, which the kernel hands to the next
+     * namespace anyone makes once the last reference is gone (a process of
+     * a classmate's container would then "survive the lab"). */
     int differences = lab_find_survivors(lab, report);
+    close(lab->keeper_mnt_fd);
+    lab->keeper_mnt_fd = -1;
     if (lab_host_differences(lab, report) == -1)
         differences++;
     if (differences == 0 && report != NULL)

@@ -106,7 +106,9 @@ for who in $users; do
         if [ "$rc" = 0 ] && grep -q "^Lesson [0-9]* holds on this machine" "$scratch/$id.$who.out"; then
             ok "$id as $who: exit 0, the lesson holds"
         else
-            bad "$id as $who: exit status $rc"
+            # The script's own verdict (which step, why) goes into the FAIL
+            # line, which the summary of failures repeats whole.
+            bad "$id as $who: exit status $rc: $(grep '^FAILED: ' "$scratch/$id.$who.out" || tail -n 2 "$scratch/$id.$who.out" | tr '\n' '|')"
             sed 's/^/     | /' "$scratch/$id.$who.out" | tail -n 15
         fi
     done
