@@ -249,40 +249,28 @@ out:
     return failed;
 }
 
-static void run_in_sandbox(int (*fn)(void *), bool as_nobody)
-{
-    TL_REQUIRE_ROOT();
-    struct tl_host_snapshot before;
-    tl_host_snapshot(&before);
-    int status = tl_in_sandbox(fn, NULL, as_nobody);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
-    tl_assert_host_unchanged(&before);
-    tl_host_snapshot_free(&before);
-}
-
 static void test_hold_pidfd_names_the_new_namespaces_init(void **state)
 {
     (void)state;
-    run_in_sandbox(hold_case, false);
+    tl_run_sandboxed(hold_case, false);
 }
 
 static void test_hold_pidfd_as_nobody_in_a_user_namespace(void **state)
 {
     (void)state;
-    run_in_sandbox(hold_case, true);
+    tl_run_sandboxed(hold_case, true);
 }
 
 static void test_join_enters_pid_and_mnt_by_one_setns(void **state)
 {
     (void)state;
-    run_in_sandbox(join_case, false);
+    tl_run_sandboxed(join_case, false);
 }
 
 static void test_join_as_nobody_in_a_user_namespace(void **state)
 {
     (void)state;
-    run_in_sandbox(join_case, true);
+    tl_run_sandboxed(join_case, true);
 }
 
 /* Bad arguments: one line naming the mistake, status 1, nothing started. */

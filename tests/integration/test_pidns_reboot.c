@@ -217,53 +217,40 @@ out:
     return failed;
 }
 
-static void run_sandboxed(int (*fn)(void *), bool as_nobody)
-{
-    TL_REQUIRE_ROOT(); /* for the sandbox; as nobody it adds a user namespace */
-    struct tl_host_snapshot before;
-    assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
-    tl_host_snapshot(&before);
-    int status = tl_in_sandbox(fn, NULL, as_nobody);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
-    tl_assert_host_unchanged(&before);
-    tl_host_snapshot_free(&before);
-}
-
 static void test_reboot_in_a_namespace_kills_its_init_with_sighup_or_sigint(void **state)
 {
     (void)state;
-    run_sandboxed(reboot_signals, false);
+    tl_run_sandboxed(reboot_signals, false);
 }
 
 static void test_reboot_in_a_namespace_as_nobody_in_a_user_namespace(void **state)
 {
     (void)state;
-    run_sandboxed(reboot_signals, true);
+    tl_run_sandboxed(reboot_signals, true);
 }
 
 static void test_kept_namespace_takes_setns_but_no_fork(void **state)
 {
     (void)state;
-    run_sandboxed(kept_namespace, false);
+    tl_run_sandboxed(kept_namespace, false);
 }
 
 static void test_kept_namespace_as_nobody(void **state)
 {
     (void)state;
-    run_sandboxed(kept_namespace, true);
+    tl_run_sandboxed(kept_namespace, true);
 }
 
 static void test_namespace_freed_at_last_reference(void **state)
 {
     (void)state;
-    run_sandboxed(freed_at_last_reference, false);
+    tl_run_sandboxed(freed_at_last_reference, false);
 }
 
 static void test_namespace_freed_at_last_reference_as_nobody(void **state)
 {
     (void)state;
-    run_sandboxed(freed_at_last_reference, true);
+    tl_run_sandboxed(freed_at_last_reference, true);
 }
 
 static void test_bad_arguments(void **state)

@@ -15,10 +15,10 @@
  *      no child yet: ENOENT up to Linux 6.18; on a kernel that opens it,
  *      setns() to it and fork() give the namespace its PID 1.
  *
- * Each case runs in a forked "runner" that, when we are not root, first
- * enters a user namespace of its own (the route an ordinary user takes), so
- * the file passes as root and as nobody. Every process a case starts dies
- * before the case returns. Cases that would signal with kill(-1) first check
+ * Each case runs in a forked "runner" (tl_run_as_root, testlib.h) that, when
+ * we are not root, first enters a user namespace of its own (the route an
+ * ordinary user takes), so the file passes as root and as nobody. Every
+ * process a case starts dies before the case returns. Cases that would signal with kill(-1) first check
  * that they really are PID 1 of a new namespace: kill(-1) from anywhere else
  * would reach the host's processes.
  */
@@ -48,55 +48,6 @@
             _exit(1);                                                          \
         }                                                                      \
     } while (0)
-
-static void write_file(const char *path, const char *text)
-{
-    int fd = open(path, O_WRONLY);
-    CHECK(fd != -1, "open %s", path);
-    CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text), "write %s", path);
-    close(fd);
-}
-
-/* Not root: become root of a user namespace of our own, which may then make
- * PID namespaces. Returns 77 when the kernel refuses user namespaces. */
-static int become_root(void)
-{
-    char map[64];
-    uid_t uid = geteuid();
-    gid_t gid = getegid();
-
-    if (uid == 0)
-        return 0;
-    if (unshare(CLONE_NEWUSER) == -1)
-        return 77;
-    write_file("/proc/self/setgroups", "deny");
-    snprintf(map, sizeof map, "0 %ld 1", (long)uid);
-    write_file("/proc/self/uid_map", map);
-    snprintf(map, sizeof map, "0 %ld 1", (long)gid);
-    write_file("/proc/self/gid_map", map);
-    return 0;
-}
-
-/* Runs fn() in a runner process (root, really or in a user namespace) and
- * asserts that it succeeded; skips when no user namespace can be made. */
-static void run_case(int (*fn)(void))
-{
-    fflush(NULL);
-    pid_t runner = fork();
-    assert_true(runner != -1);
-    if (runner == 0) {
-        int rc = become_root();
-        _exit(rc != 0 ? rc : fn());
-    }
-    int status;
-    assert_int_equal(waitpid(runner, &status, 0), runner);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
-        print_message("SKIP: user namespaces are refused here\n");
-        skip();
-    }
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
-}
 
 /* The runner's way into a new namespace: unshare(), then the first child is
  * its PID 1 and runs fn() there. Returns the init's PID here (the runner
@@ -155,7 +106,7 @@ static int sessions(void)
 static void test_init_session_and_group_are_0_then_1_after_setsid(void **state)
 {
     (void)state;
-    run_case(sessions);
+    tl_run_as_root(sessions);
 }
 
 /* 2. kill(-1) from an init. */
@@ -239,7 +190,7 @@ static int broadcast(void)
 static void test_kill_minus_1_from_init_stays_in_its_namespace_and_below(void **state)
 {
     (void)state;
-    run_case(broadcast);
+    tl_run_as_root(broadcast);
 }
 
 /* 3. The init's own SIGKILL. */
@@ -271,7 +222,7 @@ static int self_kill(void)
 static void test_init_cannot_sigkill_itself(void **state)
 {
     (void)state;
-    run_case(self_kill);
+    tl_run_as_root(self_kill);
 }
 
 /* 4. si_pid. */
@@ -358,7 +309,7 @@ static int signal_senders(void)
 static void test_si_pid_names_the_sender_as_the_receiver_sees_it(void **state)
 {
     (void)state;
-    run_case(signal_senders);
+    tl_run_as_root(signal_senders);
 }
 
 /* 5. Becoming init by setns(). Linux up to 6.18 refuses to open the link of a
@@ -437,7 +388,7 @@ static int setns_init(void)
 static void test_setns_to_pid_for_children_without_init(void **state)
 {
     (void)state;
-    run_case(setns_init);
+    tl_run_as_root(setns_init);
 }
 
 int main(void)

@@ -15,9 +15,9 @@
  *      as in 2 (read here, not from what it printed), its lines match them,
  *      and SIGTERM ends it all; as root and as nobody; bad arguments.
  *
- * Kernel cases run in a forked runner that, when not root, first becomes root
- * of a user namespace of its own; every process a case starts dies before the
- * case returns.
+ * Kernel cases run in a forked runner (tl_run_as_root, testlib.h) that, when
+ * not root, first becomes root of a user namespace of its own; every process
+ * a case starts dies before the case returns.
  */
 
 #include "examples_run.h"
@@ -82,52 +82,6 @@ static pid_t clone_flags(int flags)
     return clone(never_runs, clone_stack + sizeof clone_stack, flags, NULL);
 }
 
-static void write_file(const char *path, const char *text)
-{
-    int fd = open(path, O_WRONLY);
-    CHECK(fd != -1, "open %s", path);
-    CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text), "write %s", path);
-    close(fd);
-}
-
-/* Not root: become root of a user namespace of our own. 77: refused. */
-static int become_root(void)
-{
-    char map[64];
-    uid_t uid = geteuid();
-    gid_t gid = getegid();
-
-    if (uid == 0)
-        return 0;
-    if (unshare(CLONE_NEWUSER) == -1)
-        return 77;
-    write_file("/proc/self/setgroups", "deny");
-    snprintf(map, sizeof map, "0 %ld 1", (long)uid);
-    write_file("/proc/self/uid_map", map);
-    snprintf(map, sizeof map, "0 %ld 1", (long)gid);
-    write_file("/proc/self/gid_map", map);
-    return 0;
-}
-
-static void run_case(int (*fn)(void))
-{
-    fflush(NULL);
-    pid_t runner = fork();
-    assert_true(runner != -1);
-    if (runner == 0) {
-        int rc = become_root();
-        _exit(rc != 0 ? rc : fn());
-    }
-    int status;
-    assert_int_equal(waitpid(runner, &status, 0), runner);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
-        print_message("SKIP: user namespaces are refused here\n");
-        skip();
-    }
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
-}
-
 static int reap(pid_t pid)
 {
     int status;
@@ -178,7 +132,7 @@ static int thread_with_newpid(void)
 static void test_clone_thread_with_newpid_is_einval(void **state)
 {
     (void)state;
-    run_case(thread_with_newpid);
+    tl_run_as_root(thread_with_newpid);
 }
 
 static void test_clone_thread_with_newpid_is_einval_before_the_privilege_check(void **state)
@@ -240,7 +194,7 @@ static int unshare_then_threads(void)
 static void test_unshare_newpid_refuses_threads_and_the_fork_is_init(void **state)
 {
     (void)state;
-    run_case(unshare_then_threads);
+    tl_run_as_root(unshare_then_threads);
 }
 
 /* 3 */
@@ -282,7 +236,7 @@ static int setns_then_threads(void)
 static void test_setns_to_a_pid_namespace_refuses_threads(void **state)
 {
     (void)state;
-    run_case(setns_then_threads);
+    tl_run_as_root(setns_then_threads);
 }
 
 /* 4 */
@@ -297,7 +251,7 @@ static int multithreaded_unshare(void)
 static void test_a_multithreaded_process_may_unshare_newpid(void **state)
 {
     (void)state;
-    run_case(multithreaded_unshare);
+    tl_run_as_root(multithreaded_unshare);
 }
 
 /* 5 */
@@ -338,7 +292,7 @@ static int clone_parent_cases(void)
 static void test_an_init_may_not_clone_parent_but_pid_2_may(void **state)
 {
     (void)state;
-    run_case(clone_parent_cases);
+    tl_run_as_root(clone_parent_cases);
 }
 
 /* 6: the example, read from here. */

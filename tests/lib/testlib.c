@@ -4,8 +4,10 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +84,70 @@ int tl_in_sandbox(int (*fn)(void *arg), void *arg, bool as_nobody)
         if (errno != EINTR)
             return -1;
     return status;
+}
+
+void tl_run_sandboxed(int (*fn)(void *arg), bool as_nobody)
+{
+    TL_REQUIRE_ROOT(); /* for the sandbox; as nobody it adds a user namespace */
+    struct tl_host_snapshot before;
+    assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+    tl_host_snapshot(&before);
+    int status = tl_in_sandbox(fn, NULL, as_nobody);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    tl_assert_host_unchanged(&before);
+    tl_host_snapshot_free(&before);
+}
+
+/* In the runner: writes text to path, or reports and leaves with status 1. */
+static void runner_write_file(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY);
+    if (fd == -1 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+        fprintf(stderr, "%s:%d: %s %s (errno %d: %s)\n", __FILE__, __LINE__,
+                fd == -1 ? "open" : "write", path, errno, strerror(errno));
+        _exit(1);
+    }
+    close(fd);
+}
+
+/* Not root: become root of a user namespace of our own, which may then make
+ * PID namespaces. Returns 77 when the kernel refuses user namespaces. */
+static int runner_become_root(void)
+{
+    char map[64];
+    uid_t uid = geteuid();
+    gid_t gid = getegid();
+
+    if (uid == 0)
+        return 0;
+    if (unshare(CLONE_NEWUSER) == -1)
+        return 77;
+    runner_write_file("/proc/self/setgroups", "deny");
+    snprintf(map, sizeof map, "0 %ld 1", (long)uid);
+    runner_write_file("/proc/self/uid_map", map);
+    snprintf(map, sizeof map, "0 %ld 1", (long)gid);
+    runner_write_file("/proc/self/gid_map", map);
+    return 0;
+}
+
+void tl_run_as_root(int (*fn)(void))
+{
+    fflush(NULL);
+    pid_t runner = fork();
+    assert_true(runner != -1);
+    if (runner == 0) {
+        int rc = runner_become_root();
+        _exit(rc != 0 ? rc : fn());
+    }
+    int status;
+    assert_int_equal(waitpid(runner, &status, 0), runner);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+        print_message("SKIP: user namespaces are refused here\n");
+        skip();
+    }
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 int tl_sh(const char *cmd, char **out)

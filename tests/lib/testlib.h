@@ -39,6 +39,18 @@ void tl_become_nobody(void);
  * stdout. Returns the child's wait status. */
 int tl_in_sandbox(int (*fn)(void *arg), void *arg, bool as_nobody);
 
+/* A whole sandboxed case (needs root; skips otherwise): makes us a child
+ * subreaper, snapshots the host, runs fn(NULL) through tl_in_sandbox() (as
+ * nobody if asked), and asserts (cmocka) that it returned 0 and that the host
+ * is as before with nothing left running. */
+void tl_run_sandboxed(int (*fn)(void *arg), bool as_nobody);
+
+/* Runs fn() in a forked runner that is root: really, or (when we are not)
+ * root of a user namespace of its own, the route an ordinary user takes.
+ * Asserts (cmocka) that fn returned 0; skips when the kernel refuses user
+ * namespaces. */
+void tl_run_as_root(int (*fn)(void));
+
 /* The checks of a forked child, where cmocka's asserts cannot be used (a
  * failure would jump back into a copy of the runner): in a function
  * returning int with `int failed = 0;` and an `out:` label that cleans up
