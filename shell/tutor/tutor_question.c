@@ -4,6 +4,7 @@
  * moves on leaves the question unanswered (see tutor_question.h).
  */
 #include "tutor/tutor_question.h"
+#include "lab/lab.h"
 #include "lesson/lesson.h"
 
 #include <stdio.h>
@@ -46,6 +47,23 @@ static enum shell_line question_command(struct shell *sh, const char *line)
     return kind;
 }
 
+/* A wrong answer that reads like a shell command line (a program of the
+ * lab's PATH, then arguments) was likely meant to run: say how. One word
+ * alone may be a real guess ("init"), so it gets no note. */
+static void note_program(struct shell *sh, const char *given)
+{
+    const char *s = given + strspn(given, " \t");
+    size_t n = strcspn(s, " \t");
+    char name[64];
+    if (sh->lab == NULL || n == 0 || n >= sizeof name || s[n + strspn(s + n, " \t")] == '\0')
+        return;
+    memcpy(name, s, n);
+    name[n] = '\0';
+    if (lab_on_path(sh->lab, name))
+        note_command(sh, "(`%s` reads like a command: to run it in the lab, type `sh` before it)",
+                     given);
+}
+
 /* Ctrl-D at a question leaves the tutorial, as at the prompt. */
 static void end_of_input(struct shell *sh)
 {
@@ -78,9 +96,11 @@ enum question_end tutor_ask_prediction(struct shell *sh, const struct lesson_blo
                      "No guess? The lesson expects: %s. Watch:", b->answer);
     else if (kind == SHELL_LINE_ANSWER && lesson_answer_matches(b->answer, given))
         render_text(&sh->render, RENDER_GOOD, "Right. Let's see it happen:");
-    else if (kind == SHELL_LINE_ANSWER)
+    else if (kind == SHELL_LINE_ANSWER) {
+        note_program(sh, given);
         render_textf(&sh->render, RENDER_NOTE,
                      "Not what the lesson expects (%s). Watch the output to see why:", b->answer);
+    }
     free(given);
     if (kind == SHELL_LINE_LOOKS)
         return tutor_ask_prediction(sh, b); /* the question again, after what ran */
@@ -109,6 +129,8 @@ static int ask_choice(struct shell *sh, const struct lesson_block *b)
         int n = lesson_quiz_choice(b, given);
         enum shell_line kind =
             n == 0 && given[0] != '\0' ? question_command(sh, given) : SHELL_LINE_ANSWER;
+        if (n == 0 && kind == SHELL_LINE_ANSWER)
+            note_program(sh, given);
         int empty = given[0] == '\0';
         free(given);
         if (empty)

@@ -78,6 +78,36 @@ check "next at a quiz moves on; a number is a guess, a command's name the lesson
 check "quit at a prediction cleaned the lab up: no sleep 4245 left, no /procN" \
     eval '[ $rc -eq 0 ] && nothing_left "sleep 4245"'
 
+export XDG_STATE_HOME="$scratch/state-program"
+drive program_at_question --lessons "$Q" <<'X'
+expect pidns-tutor> 
+send lesson 1\r
+expect your answer (number)> 
+send ls /proc\r
+expect (`ls /proc` reads like a command: to run it in the lab, type `sh` before it)
+expect Type a number from 1 to
+expect your answer (number)> 
+send 2\r
+expect Answer 2 is right.
+expect pidns-tutor (1:1/3)> 
+send \r
+expect your prediction> 
+send cat /proc/self/status\r
+expect (`cat /proc/self/status` reads like a command: to run it in the lab, type `sh` before it)
+expect Not what the lesson expects (1)
+expect pidns-tutor (1:2/3)> 
+send again\r
+expect your prediction> 
+send sleep\r
+absent reads like a command
+expect Not what the lesson expects (1)
+expect pidns-tutor (1:2/3)> 
+send quit\r
+expect host unchanged
+exit 0
+X
+check "a command line typed as an answer is told how to run it (sh); one word alone is a guess, without a note" [ $? -eq 0 ]
+
 export XDG_STATE_HOME="$scratch/state-lesson"
 drive lesson_at_prediction --lessons "$Q" <<'X'
 expect pidns-tutor> 

@@ -249,6 +249,16 @@ expect your answer (number)>
 send quit\r
 X
 }
+row_sh_quiz_command_line() {
+    pty quiz_command_line 0 --lessons tests/fixtures/shell/questions <<'X'
+expect pidns-tutor> 
+send lesson 1\r
+expect your answer (number)> 
+send ls /proc\r
+expect your answer (number)> 
+send quit\r
+X
+}
 row_sh_ctrl_d() {
     pty ctrl_d 0 <<'X'
 expect pidns-tutor> 
