@@ -167,6 +167,7 @@ int cmd_next(struct shell *sh, int argc, char **argv)
         return finish_lesson(sh);
     sh->step_index++;
     sh->hint_counter = 0;
+    sh->checks_failed = 0;
     if (sh->step_cut) { /* the step before was left at its question: its later commands never
                          * ran (not after Ctrl-C: replaying would run the slow command again) */
         char whose[64];
@@ -189,6 +190,7 @@ int cmd_back(struct shell *sh, int argc, char **argv)
         sh->step_index--;
     }
     sh->hint_counter = 0;
+    sh->checks_failed = 0;
     char whose[64];
     snprintf(whose, sizeof whose, "to go back to step %d", sh->step_index + 1);
     tutor_rebuild_lab(sh, whose); /* the lab of that step, not of a later one */
@@ -204,6 +206,7 @@ int cmd_again(struct shell *sh, int argc, char **argv)
         return SHELL_ERROR;
     }
     sh->hint_counter = 0;
+    sh->checks_failed = 0;
     /* What the step started stops first: one copy runs, not two. */
     tutor_rebuild_lab(sh, "to run the step again");
     return tutor_show_step(sh);
@@ -272,6 +275,12 @@ int cmd_check(struct shell *sh, int argc, char **argv)
     }
     if (passed == 0) {
         render_text(&sh->render, RENDER_BAD, "Not yet. `hint` looks at the lab and helps.");
+        /* A second try meets what the first left: say how to start clean. */
+        if (++sh->checks_failed >= 2 && ex->program == NULL)
+            render_text(&sh->render, RENDER_NOTE,
+                        "(What an earlier try left in the lab, a program still running or a "
+                        "change it made, can stand in the way: `again` rebuilds the lab as this "
+                        "step found it, for a fresh try.)");
         return SHELL_ERROR;
     }
     return cmd_check_passed(sh, ex);

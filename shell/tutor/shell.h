@@ -50,6 +50,7 @@ struct shell {
     int step_cut;        /* the current step was left at its question (a command typed
                           * there): what its later blocks start is missing */
     int hint_counter;    /* `hint` asked again: the next applicable hint */
+    int checks_failed;   /* `check` said "Not yet" this many times in this step */
     int erofs_noted;     /* the note on the read-only host was given */
     struct progress progress;
     char history_path[PATH_MAX]; /* the line editor's history ("" for none) */

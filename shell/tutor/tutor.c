@@ -80,6 +80,7 @@ void tutor_enter(struct shell *sh, int index, int step)
     sh->step_index = step;
     sh->lesson_finished = 0;
     sh->hint_counter = 0;
+    sh->checks_failed = 0;
 }
 
 /* Index of a step's exercise, or its block count when it has none. */

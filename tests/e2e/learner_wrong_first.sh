@@ -1,0 +1,90 @@
+#!/bin/sh
+# The learner who gets an exercise wrong first, in the same lab: for every
+# exercise of lessons/ (not the coding ones), a new session resumed at its
+# step types the first of its [.wrong] attempts as a learner would, then
+# `check`, which must say "Not yet"; then the worked solution and `check`
+# again. What the wrong try left (a program still running, a process it
+# killed or changed) stays in the lab, so the learner must either pass now,
+# or be told how to start clean (`again`), and pass after `again` and the
+# solution. A learner is never left with a right answer refused and no way
+# on. Sessions run three at a time, each with its own XDG_STATE_HOME.
+#
+#   LEARNER_LESSONS=DIR   plays the lessons of DIR (default lessons/)
+#   LEARNER_ONLY="05 18"  only the lessons whose file names start so
+. tests/e2e/lib/common
+. tests/e2e/lib/learner
+LESSONS=${LEARNER_LESSONS:-lessons}
+PARALLEL=3
+started=$(date +%s)
+tab=$(printf '\t')
+
+cat >"$scratch/play" <<EOF
+#!/bin/sh
+cd "$(pwd)"
+dir=\$1
+XDG_STATE_HOME=\$dir/state timeout -s KILL 120 "$TUTOR" --lessons "$LESSONS" <"\$dir/input" >"\$dir/out" 2>&1
+echo \$? >"\$dir/rc"
+EOF
+
+n=0
+for f in "$LESSONS"/[0-9]*.adoc; do
+    id=$(basename "$f" .adoc)
+    if [ -n "${LEARNER_ONLY:-}" ]; then
+        case " $LEARNER_ONLY " in *" ${id%%-*} "*) ;; *) continue ;; esac
+    fi
+    num=$(lesson_number "$f")
+    exercise_rows "$f" >"$scratch/rows"
+    wrong_rows "$f" >"$scratch/wrongs"
+    while IFS="$tab" read -r step solution check; do
+        wrong=$(awk -F '\t' -v k="$step" '$1 == k { print; exit }' "$scratch/wrongs")
+        [ -n "$wrong" ] || continue
+        n=$((n + 1))
+        dir=$scratch/case$(printf '%03d' $n)
+        mkdir -p "$dir/state/pidns-tutor"
+        printf '# pidns-tutor progress, format 1\ncurrent %s\nlesson %s step %d done 0 checked 0\n' \
+            "$id" "$id" $((step - 1)) >"$dir/state/pidns-tutor/progress"
+        title=$(printf '%s\n' "$wrong" | cut -f 2)
+        attempt=$(printf '%s\n' "$wrong" | cut -f 3-)
+        printf 'lesson %s step %d, "%s" first' "$num" "$step" "$title" >"$dir/name"
+        {
+            echo "lesson $num"
+            type_attempt "$attempt"
+            type_exercise "$solution" "$check"
+            echo again
+            type_exercise "$solution" "$check"
+            echo quit
+        } >"$dir/input"
+    done <"$scratch/rows"
+done
+
+ls -d "$scratch"/case* | xargs -P $PARALLEL -n 1 sh "$scratch/play"
+
+direct=0 cleaned=0
+for dir in "$scratch"/case*; do
+    name=$(cat "$dir/name")
+    out=$dir/out
+    # The verdicts of the three checks, in order: N (Not yet) or P (Passed).
+    verdicts=$(sed -n 's/^Not yet\..*/N/p; s/^Passed: .*/P/p' "$out" | tr -d '\n')
+    advice=$(grep -c '`again` rebuilds the lab as this' "$out")
+    why=""
+    case $verdicts in
+    NPP) direct=$((direct + 1)) ;;
+    NNP)
+        cleaned=$((cleaned + 1))
+        [ "$advice" -ge 1 ] || why="refused after the wrong try, and no word of \`again\`"
+        ;;
+    N*) why="the solution was refused even after \`again\` (checks: $verdicts)" ;;
+    *) why="the wrong attempt was not refused (checks: $verdicts)" ;;
+    esac
+    grep -q 'host unchanged by the lab' "$out" || why="$why; no 'host unchanged by the lab', the last lines: $(tail -n 3 "$out" | tr '\n' '|')"
+    if [ -z "$why" ]; then
+        ok "$name: $([ "$verdicts" = NPP ] && echo 'the solution passes over what the wrong try left' || echo 'told to start clean with `again`, then passes')"
+    else
+        bad "$name: ${why#; }"
+        sed 's/^/     | /' "$out" | tail -n 20
+    fi
+done
+check "every exercise with a solution has a case ($n sessions)" [ "$n" -ge 1 ]
+check "nothing of the sessions left" nothing_left "pidns|sleep"
+echo "# $n sessions, $PARALLEL at a time, in $(($(date +%s) - started)) s: $direct passed at once, $cleaned after \`again\`"
+finish
