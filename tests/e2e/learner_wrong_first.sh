@@ -11,6 +11,7 @@
 #
 #   LEARNER_LESSONS=DIR   plays the lessons of DIR (default lessons/)
 #   LEARNER_ONLY="05 18"  only the lessons whose file names start so
+#   LEARNER_ALL_WRONG=1   every [.wrong] attempt, each in a session of its own
 . tests/e2e/lib/common
 . tests/e2e/lib/learner
 LESSONS=${LEARNER_LESSONS:-lessons}
@@ -36,24 +37,26 @@ for f in "$LESSONS"/[0-9]*.adoc; do
     exercise_rows "$f" >"$scratch/rows"
     wrong_rows "$f" >"$scratch/wrongs"
     while IFS="$tab" read -r step solution check; do
-        wrong=$(awk -F '\t' -v k="$step" '$1 == k { print; exit }' "$scratch/wrongs")
-        [ -n "$wrong" ] || continue
-        n=$((n + 1))
-        dir=$scratch/case$(printf '%03d' $n)
-        mkdir -p "$dir/state/pidns-tutor"
-        printf '# pidns-tutor progress, format 1\ncurrent %s\nlesson %s step %d done 0 checked 0\n' \
-            "$id" "$id" $((step - 1)) >"$dir/state/pidns-tutor/progress"
-        title=$(printf '%s\n' "$wrong" | cut -f 2)
-        attempt=$(printf '%s\n' "$wrong" | cut -f 3-)
-        printf 'lesson %s step %d, "%s" first' "$num" "$step" "$title" >"$dir/name"
-        {
-            echo "lesson $num"
-            type_attempt "$attempt"
-            type_exercise "$solution" "$check"
-            echo again
-            type_exercise "$solution" "$check"
-            echo quit
-        } >"$dir/input"
+        awk -F '\t' -v k="$step" -v all="${LEARNER_ALL_WRONG:-}" '$1 == k { print; if (all == "") exit }' \
+            "$scratch/wrongs" >"$scratch/these"
+        while IFS= read -r wrong; do
+            n=$((n + 1))
+            dir=$scratch/case$(printf '%03d' $n)
+            mkdir -p "$dir/state/pidns-tutor"
+            printf '# pidns-tutor progress, format 1\ncurrent %s\nlesson %s step %d done 0 checked 0\n' \
+                "$id" "$id" $((step - 1)) >"$dir/state/pidns-tutor/progress"
+            title=$(printf '%s\n' "$wrong" | cut -f 2)
+            attempt=$(printf '%s\n' "$wrong" | cut -f 3-)
+            printf 'lesson %s step %d, "%s" first' "$num" "$step" "$title" >"$dir/name"
+            {
+                echo "lesson $num"
+                type_attempt "$attempt"
+                type_exercise "$solution" "$check"
+                echo again
+                type_exercise "$solution" "$check"
+                echo quit
+            } >"$dir/input"
+        done <"$scratch/these"
     done <"$scratch/rows"
 done
 
