@@ -35,17 +35,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* In the runner and its descendants: report and leave with status 1. */
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                        \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, " (errno %d: %s)\n", errno, strerror(errno));                         \
-            _exit(1);                                                                              \
-        }                                                                                          \
-    } while (0)
-
 static char clone_stack[64 * 1024];
 
 static int never_runs(void *arg)
@@ -85,7 +74,7 @@ static pid_t clone_flags(int flags)
 static int reap(pid_t pid)
 {
     int status;
-    CHECK(waitpid(pid, &status, __WALL) == pid, "waitpid %ld", (long)pid);
+    TL_CHECK(waitpid(pid, &status, __WALL) == pid, "waitpid %ld", (long)pid);
     return status;
 }
 
@@ -94,7 +83,7 @@ static void task_field(long pid, long tid, const char *field, char *value, size_
 {
     char path[96];
     snprintf(path, sizeof path, "/proc/%ld/task/%ld/status", pid, tid);
-    CHECK(ex_status_field(path, field, value, size), "no %s in %s", field, path);
+    TL_CHECK(ex_status_field(path, field, value, size), "no %s in %s", field, path);
 }
 
 /* The TID (here) of the one thread of process pid that is not its leader. */
@@ -107,7 +96,7 @@ static long other_thread(long pid)
     snprintf(path, sizeof path, "/proc/%ld/task", pid);
     for (int tries = 0; tries < 200 && tasks != 2; tries++) { /* the thread may be starting */
         DIR *dir = opendir(path);
-        CHECK(dir != NULL, "opendir %s", path);
+        TL_CHECK(dir != NULL, "opendir %s", path);
         tasks = 0;
         while ((d = readdir(dir)) != NULL)
             if (d->d_name[0] != '.' && ++tasks && atol(d->d_name) != pid)
@@ -116,14 +105,14 @@ static long other_thread(long pid)
         if (tasks != 2)
             usleep(10000);
     }
-    CHECK(tasks == 2 && tid > 0, "process %ld has %ld tasks", pid, tasks);
+    TL_CHECK(tasks == 2 && tid > 0, "process %ld has %ld tasks", pid, tasks);
     return tid;
 }
 
 /* 1 */
 static int thread_with_newpid(void)
 {
-    CHECK(clone_flags(CLONE_NEWPID | CLONE_THREAD | CLONE_SIGHAND | CLONE_VM | CLONE_FS) == -1 &&
+    TL_CHECK(clone_flags(CLONE_NEWPID | CLONE_THREAD | CLONE_SIGHAND | CLONE_VM | CLONE_FS) == -1 &&
               errno == EINVAL,
           "clone(CLONE_NEWPID | CLONE_THREAD) did not fail with EINVAL");
     return 0;
@@ -144,7 +133,7 @@ static void test_clone_thread_with_newpid_is_einval_before_the_privilege_check(v
     if (child == 0) {
         if (geteuid() == 0) /* else we are an ordinary user already */
             tl_become_nobody();
-        CHECK(unshare(CLONE_NEWPID) == -1 && errno == EPERM, "nobody may unshare(CLONE_NEWPID)?");
+        TL_CHECK(unshare(CLONE_NEWPID) == -1 && errno == EPERM, "nobody may unshare(CLONE_NEWPID)?");
         _exit(thread_with_newpid());
     }
     int status;
@@ -160,33 +149,33 @@ static int unshare_then_threads(void)
     int go[2];
     char byte;
 
-    CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID)");
-    CHECK(pthread_create(&t, NULL, returns, NULL) == EINVAL, "pthread_create after unshare()");
-    CHECK(clone_flags(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM) == -1 && errno == EINVAL,
+    TL_CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID)");
+    TL_CHECK(pthread_create(&t, NULL, returns, NULL) == EINVAL, "pthread_create after unshare()");
+    TL_CHECK(clone_flags(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM) == -1 && errno == EINVAL,
           "raw CLONE_THREAD after unshare()");
-    CHECK(pipe(go) == 0, "pipe");
+    TL_CHECK(pipe(go) == 0, "pipe");
     pid_t init = fork();
-    CHECK(init != -1, "fork after the failed thread");
+    TL_CHECK(init != -1, "fork after the failed thread");
     if (init == 0) {
-        CHECK(getpid() == 1, "the first child is PID %ld, not 1", (long)getpid());
-        CHECK(pthread_create(&t, NULL, pause_forever, NULL) == 0, "the init's pthread_create");
-        CHECK(write(go[1], "t", 1) == 1, "write");
+        TL_CHECK(getpid() == 1, "the first child is PID %ld, not 1", (long)getpid());
+        TL_CHECK(pthread_create(&t, NULL, pause_forever, NULL) == 0, "the init's pthread_create");
+        TL_CHECK(write(go[1], "t", 1) == 1, "write");
         for (;;)
             pause();
     }
     close(go[1]);
-    CHECK(read(go[0], &byte, 1) == 1, "the init did not make its thread");
+    TL_CHECK(read(go[0], &byte, 1) == 1, "the init did not make its thread");
     long tid = other_thread(init);
     char value[128], expect[128];
     task_field(init, tid, "NStgid", value, sizeof value);
     snprintf(expect, sizeof expect, "%ld\t1", (long)init);
-    CHECK(strcmp(value, expect) == 0, "the thread's NStgid is '%s', not '%s'", value, expect);
+    TL_CHECK(strcmp(value, expect) == 0, "the thread's NStgid is '%s', not '%s'", value, expect);
     task_field(init, tid, "NSpid", value, sizeof value);
     snprintf(expect, sizeof expect, "%ld\t2", tid);
-    CHECK(strcmp(value, expect) == 0, "the thread's NSpid is '%s', not '%s'", value, expect);
+    TL_CHECK(strcmp(value, expect) == 0, "the thread's NSpid is '%s', not '%s'", value, expect);
     task_field(init, tid, "Tgid", value, sizeof value);
-    CHECK(atol(value) == init, "the thread's Tgid is %s", value);
-    CHECK(kill(init, SIGKILL) == 0, "kill the init");
+    TL_CHECK(atol(value) == init, "the thread's Tgid is %s", value);
+    TL_CHECK(kill(init, SIGKILL) == 0, "kill the init");
     reap(init);
     return 0;
 }
@@ -204,31 +193,31 @@ static int setns_then_threads(void)
     char path[64], value[128];
 
     pid_t holder = clone(holds, clone_stack + sizeof clone_stack, CLONE_NEWPID | SIGCHLD, NULL);
-    CHECK(holder > 0, "clone(CLONE_NEWPID) a holder");
+    TL_CHECK(holder > 0, "clone(CLONE_NEWPID) a holder");
     snprintf(path, sizeof path, "/proc/%ld/ns/pid", (long)holder);
     int fd = open(path, O_RDONLY);
-    CHECK(fd != -1, "open %s", path);
-    CHECK(setns(fd, CLONE_NEWPID) == 0, "setns %s", path);
+    TL_CHECK(fd != -1, "open %s", path);
+    TL_CHECK(setns(fd, CLONE_NEWPID) == 0, "setns %s", path);
     close(fd);
-    CHECK(pthread_create(&t, NULL, returns, NULL) == EINVAL, "pthread_create after setns()");
+    TL_CHECK(pthread_create(&t, NULL, returns, NULL) == EINVAL, "pthread_create after setns()");
     int go[2];
-    CHECK(pipe(go) == 0, "pipe");
+    TL_CHECK(pipe(go) == 0, "pipe");
     pid_t member = fork();
-    CHECK(member != -1, "fork after setns()");
+    TL_CHECK(member != -1, "fork after setns()");
     if (member == 0) {
         char byte;
         close(go[1]);
-        CHECK(read(go[0], &byte, 1) == 0, "read");
+        TL_CHECK(read(go[0], &byte, 1) == 0, "read");
         _exit(0);
     }
     close(go[0]);
     snprintf(path, sizeof path, "/proc/%ld/status", (long)member);
-    CHECK(ex_status_field(path, "NSpid", value, sizeof value), "no NSpid in %s", path);
+    TL_CHECK(ex_status_field(path, "NSpid", value, sizeof value), "no NSpid in %s", path);
     char *inner = strrchr(value, '\t');
-    CHECK(inner != NULL && atol(inner + 1) > 1, "the member's NSpid is '%s'", value);
+    TL_CHECK(inner != NULL && atol(inner + 1) > 1, "the member's NSpid is '%s'", value);
     close(go[1]);
     reap(member);
-    CHECK(kill(holder, SIGKILL) == 0, "kill the holder");
+    TL_CHECK(kill(holder, SIGKILL) == 0, "kill the holder");
     reap(holder);
     return 0;
 }
@@ -243,8 +232,8 @@ static void test_setns_to_a_pid_namespace_refuses_threads(void **state)
 static int multithreaded_unshare(void)
 {
     pthread_t t;
-    CHECK(pthread_create(&t, NULL, pause_forever, NULL) == 0, "pthread_create");
-    CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID) with two threads");
+    TL_CHECK(pthread_create(&t, NULL, pause_forever, NULL) == 0, "pthread_create");
+    TL_CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID) with two threads");
     return 0; /* _exit() ends the thread too */
 }
 
@@ -259,32 +248,32 @@ static int clone_parent_cases(void)
 {
     int status;
     pid_t mid = fork(); /* its CLONE_PARENT child is ours */
-    CHECK(mid != -1, "fork");
+    TL_CHECK(mid != -1, "fork");
     if (mid == 0)
         _exit(clone_flags(CLONE_NEWPID | CLONE_PARENT | SIGCHLD) > 0 ? 0 : 1);
     status = reap(mid);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "clone(CLONE_NEWPID | CLONE_PARENT)");
-    CHECK(wait(NULL) > 0, "the CLONE_PARENT child of the runner's child is not the runner's");
+    TL_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "clone(CLONE_NEWPID | CLONE_PARENT)");
+    TL_CHECK(wait(NULL) > 0, "the CLONE_PARENT child of the runner's child is not the runner's");
 
-    CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID)");
+    TL_CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID)");
     pid_t init = fork();
-    CHECK(init != -1, "fork the init");
+    TL_CHECK(init != -1, "fork the init");
     if (init == 0) {
-        CHECK(clone_flags(CLONE_PARENT | SIGCHLD) == -1 && errno == EINVAL,
+        TL_CHECK(clone_flags(CLONE_PARENT | SIGCHLD) == -1 && errno == EINVAL,
               "the init's clone(CLONE_PARENT)");
         pid_t two = fork();
-        CHECK(two != -1, "fork PID 2");
+        TL_CHECK(two != -1, "fork PID 2");
         if (two == 0) {
-            CHECK(clone_flags(CLONE_PARENT | SIGCHLD) > 0, "PID 2's clone(CLONE_PARENT)");
+            TL_CHECK(clone_flags(CLONE_PARENT | SIGCHLD) > 0, "PID 2's clone(CLONE_PARENT)");
             _exit(0);
         }
         /* PID 2 and its sibling, both ours */
-        CHECK(WIFEXITED(reap(two)), "PID 2");
-        CHECK(wait(NULL) > 0, "the sibling PID 2 made with CLONE_PARENT is not our child");
+        TL_CHECK(WIFEXITED(reap(two)), "PID 2");
+        TL_CHECK(wait(NULL) > 0, "the sibling PID 2 made with CLONE_PARENT is not our child");
         _exit(0);
     }
     status = reap(init);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the init's status %#x", status);
+    TL_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the init's status %#x", status);
 
     return 0;
 }

@@ -7,12 +7,15 @@
 #ifndef PIDNS_TUTOR_TESTLIB_H
 #define PIDNS_TUTOR_TESTLIB_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <sys/types.h>
 
@@ -50,6 +53,18 @@ void tl_run_sandboxed(int (*fn)(void *arg), bool as_nobody);
  * Asserts (cmocka) that fn returned 0; skips when the kernel refuses user
  * namespaces. */
 void tl_run_as_root(int (*fn)(void));
+
+/* In a forked runner and its descendants: when cond is false, report where
+ * and why (the message, then errno) and leave with status 1. */
+#define TL_CHECK(cond, ...)                                                                        \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                        \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, " (errno %d: %s)\n", errno, strerror(errno));                          \
+            _exit(1);                                                                              \
+        }                                                                                          \
+    } while (0)
 
 /* The checks of a forked child, where cmocka's asserts cannot be used (a
  * failure would jump back into a copy of the runner): in a function
