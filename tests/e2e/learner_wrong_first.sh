@@ -7,7 +7,10 @@
 # killed or changed) stays in the lab, so the learner must either pass now,
 # or be told how to start clean (`again`), and pass after `again` and the
 # solution. A learner is never left with a right answer refused and no way
-# on. Sessions run three at a time, each with its own XDG_STATE_HOME.
+# on. Once it passes, the step's debrief must run as the lesson has it, over
+# what the wrong try left too (a `$(pgrep -fx 'sleep N')` there that takes two
+# PIDs shows the learner an output that is not the lesson's). Sessions run
+# three at a time, each with its own XDG_STATE_HOME.
 #
 #   LEARNER_LESSONS=DIR   plays the lessons of DIR (default lessons/)
 #   LEARNER_ONLY="05 18"  only the lessons whose file names start so
@@ -79,6 +82,9 @@ for dir in "$scratch"/case*; do
     N*) why="the solution was refused even after \`again\` (checks: $verdicts)" ;;
     *) why="the wrong attempt was not refused (checks: $verdicts)" ;;
     esac
+    if grep -q 'not what the lesson expected\|(the command failed' "$out"; then
+        why="$why; the debrief differs from the lesson: $(grep -A 3 'not what the lesson expected\|(the command failed' "$out" | tr '\n' '|')"
+    fi
     grep -q 'host unchanged by the lab' "$out" || why="$why; no 'host unchanged by the lab', the last lines: $(tail -n 3 "$out" | tr '\n' '|')"
     if [ -z "$why" ]; then
         ok "$name: $([ "$verdicts" = NPP ] && echo 'the solution passes over what the wrong try left' || echo 'told to start clean with `again`, then passes')"
