@@ -6,6 +6,8 @@
 #   O=build sh tests/run-tests.sh [PATTERN...] (PATTERN filters by file name;
 #                                               several: a runner that matches any)
 #   TEST_JOBS=N                                 runners at a time (see below)
+#   TEST_RUNNER_TIMEOUT=S                       a runner still going after S s
+#                                               (default 1200) is stopped and fails
 #
 # What the suite starts is marked: every runner runs with
 # PIDNS_TUTOR_TEST_RUN=<this run>.<runner> in its environment, which every
@@ -73,6 +75,9 @@ SHARED=${TEST_SHARED-test_docs.sh+test_handbook.sh+test_install.sh}
 # Runners that run alone (after the others), and why:
 #   none: every runner passed in parallel, several times, on a loaded machine
 SERIAL=${TEST_SERIAL-}
+# The longest a runner may take (s): lessons_auto_all takes about 190 on
+# two idle cores; a runner still going after this hangs.
+runner_limit=${TEST_RUNNER_TIMEOUT:-1200}
 passed=0 failed=0 skipped=0 broken="" reasons="" runners=0
 run=$(date +%s).$$
 work=$(mktemp -d "${TMPDIR:-/tmp}/pidns-tutor-tests.XXXXXX") || exit 1
@@ -175,8 +180,12 @@ start_one() {
     (
         t0=$(date +%s)
         # shellcheck disable=SC2086
-        PIDNS_TUTOR_TEST_RUN=$run.$i TMPDIR=$d/tmp $wrap "$@" >"$d/log" 2>&1 </dev/null
-        echo "$? $(($(date +%s) - t0))" >"$d/rc.new"
+        PIDNS_TUTOR_TEST_RUN=$run.$i TMPDIR=$d/tmp $wrap timeout -k 10 "$runner_limit" "$@" >"$d/log" 2>&1 </dev/null
+        rc=$?
+        # A runner that hangs fails, named, instead of holding the suite.
+        [ $rc -ne 124 ] && [ $rc -ne 137 ] ||
+            echo "FAIL timed out: still running after $runner_limit s (TEST_RUNNER_TIMEOUT), stopped" >>"$d/log"
+        echo "$rc $(($(date +%s) - t0))" >"$d/rc.new"
         mv "$d/rc.new" "$d/rc"
     ) &
     running="$running $i"

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,76 @@ static void test_host_mountinfo_fd_still_reads_host_table(void **state)
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* In the sandbox: a box (a sleeping init of a new PID namespace), a
+ * process joined into it whose parent leaves at once (the orphan goes to
+ * the test, a child subreaper, outside the box), then the box's init
+ * killed: its exit waits until the orphan is reaped, by the test. */
+static int orphan_in_a_dying_box(void *arg)
+{
+    (void)arg;
+    int ready[2];
+    char path[64], c;
+    if (pipe(ready) == -1)
+        return 1;
+    pid_t box = fork();
+    if (box == 0) { /* unshare(CLONE_NEWPID) then fork: the box's init */
+        if (unshare(CLONE_NEWPID) == -1)
+            _exit(2);
+        pid_t init = fork();
+        if (init == 0) {
+            close(ready[0]);
+            if (write(ready[1], "r", 1) != 1)
+                _exit(3);
+            pause();
+            _exit(0);
+        }
+        waitpid(init, NULL, 0); /* the box's init ends when it is killed */
+        _exit(0);
+    }
+    close(ready[1]);
+    if (box == -1 || read(ready[0], &c, 1) != 1)
+        return 4;
+    /* The box's init is the child of `box`. */
+    pid_t init = 0;
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)box, (int)box);
+    FILE *f = fopen(path, "r");
+    if (f == NULL || fscanf(f, "%d", &init) != 1 || init <= 0)
+        return 5;
+    fclose(f);
+    pid_t joiner = fork();
+    if (joiner == 0) { /* setns into the box, fork the orphan, leave */
+        snprintf(path, sizeof path, "/proc/%d/ns/pid", (int)init);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd == -1 || setns(fd, CLONE_NEWPID) == -1)
+            _exit(6);
+        pid_t orphan = fork();
+        if (orphan == 0) {
+            pause();
+            _exit(0);
+        }
+        _exit(orphan == -1 ? 7 : 0);
+    }
+    int status;
+    if (waitpid(joiner, &status, 0) != joiner || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return 8;
+    kill(init, SIGKILL);
+    waitpid(box, NULL, 0); /* returns once the box's init is gone */
+    return 0;
+}
+
+/* A test that is a child subreaper (tl_run_sandboxed) inherits a case's
+ * orphans; one in a namespace whose init was killed must be reaped while
+ * the test waits for the case, or the init never ends and the case never
+ * returns (test_pidns_pidfd hung this way for 40 minutes). The alarm turns
+ * a deadlock into a failure. */
+static void test_a_subreaper_reaps_an_orphan_that_holds_a_dying_namespace(void **state)
+{
+    (void)state;
+    alarm(30);
+    tl_run_sandboxed(orphan_in_a_dying_box, false);
+    alarm(0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_sandbox_works_for_an_ordinary_user),
         cmocka_unit_test(test_host_mountinfo_fd_still_reads_host_table),
         cmocka_unit_test(test_protect_host_makes_the_host_read_only),
+        cmocka_unit_test(test_a_subreaper_reaps_an_orphan_that_holds_a_dying_namespace),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

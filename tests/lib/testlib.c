@@ -79,11 +79,19 @@ int tl_in_sandbox(int (*fn)(void *arg), void *arg, bool as_nobody)
         fflush(NULL);
         _exit(rc);
     }
+    /* A caller that is a child subreaper (tl_run_sandboxed) inherits the
+     * orphans of the case, some in PID namespaces whose init, when killed,
+     * waits until they are reaped: waiting for one PID only would deadlock
+     * with it (a box's `sleep` joined by `pidns_pidfd --join`). So reap
+     * every child that ends until ours does. */
     int status;
-    while (waitpid(pid, &status, 0) == -1)
-        if (errno != EINTR)
+    for (;;) {
+        pid_t ended = waitpid(-1, &status, 0);
+        if (ended == pid)
+            return status;
+        if (ended == -1 && errno != EINTR)
             return -1;
-    return status;
+    }
 }
 
 void tl_run_sandboxed(int (*fn)(void *arg), bool as_nobody)
