@@ -19,31 +19,17 @@ LESSONS=${LEARNER_LESSONS:-lessons}
 PARALLEL=3
 started=$(date +%s)
 
-# One case: $1 = its directory (input, progress, expected heading).
-cat >"$scratch/play" <<EOF
-#!/bin/sh
-cd "$(pwd)"
-dir=\$1
-XDG_STATE_HOME=\$dir/state timeout -s KILL 90 "$TUTOR" --lessons "$LESSONS" <"\$dir/input" >"\$dir/out" 2>&1
-echo \$? >"\$dir/rc"
-EOF
-
+# One case per step after the first: a directory (input, progress, expected heading).
 n=0
 for f in "$LESSONS"/[0-9]*.adoc; do
-    id=$(basename "$f" .adoc)
-    if [ -n "${LEARNER_ONLY:-}" ]; then
-        case " $LEARNER_ONLY " in *" ${id%%-*} "*) ;; *) continue ;; esac
-    fi
+    learner_wants "$f" || continue
     num=$(lesson_number "$f")
     steps=$(lesson_steps "$f")
     k=2
     while [ "$k" -le "$steps" ]; do
         n=$((n + 1))
         dir=$scratch/case$(printf '%03d' $n)
-        mkdir -p "$dir/state/pidns-tutor"
-        # progress.c's format: the step is counted from 0
-        printf '# pidns-tutor progress, format 1\ncurrent %s\nlesson %s step %d done 0 checked 0\n' \
-            "$id" "$id" $((k - 1)) >"$dir/state/pidns-tutor/progress"
+        resume_at "$dir" "$f" "$k"
         printf 'lesson %s step %d\n' "$num" "$k" >"$dir/name"
         printf '%d\n' "$((k - 1))" >"$dir/before"
         echo "Lesson $num, step $k of $steps" >"$dir/heading"
@@ -60,7 +46,7 @@ for f in "$LESSONS"/[0-9]*.adoc; do
     done
 done
 
-ls -d "$scratch"/case* | xargs -P $PARALLEL -n 1 sh "$scratch/play"
+play_cases 90
 
 for dir in "$scratch"/case*; do
     name=$(cat "$dir/name")

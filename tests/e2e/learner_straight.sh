@@ -75,10 +75,8 @@ add_case() { # $1 = lesson file, $2 = root or nobody
     [ "$2" = root ] || chmod -R 777 "$dir"
 }
 for f in "$LESSONS"/[0-9]*.adoc; do
+    learner_wants "$f" || continue
     id=$(basename "$f" .adoc)
-    if [ -n "${LEARNER_ONLY:-}" ]; then
-        case " $LEARNER_ONLY " in *" ${id%%-*} "*) ;; *) continue ;; esac
-    fi
     add_case "$f" root
     case " $NOBODY_LESSONS " in *" ${id%%-*} "*) add_case "$f" nobody ;; esac
 done

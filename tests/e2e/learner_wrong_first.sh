@@ -22,20 +22,9 @@ PARALLEL=3
 started=$(date +%s)
 tab=$(printf '\t')
 
-cat >"$scratch/play" <<EOF
-#!/bin/sh
-cd "$(pwd)"
-dir=\$1
-XDG_STATE_HOME=\$dir/state timeout -s KILL 120 "$TUTOR" --lessons "$LESSONS" <"\$dir/input" >"\$dir/out" 2>&1
-echo \$? >"\$dir/rc"
-EOF
-
 n=0
 for f in "$LESSONS"/[0-9]*.adoc; do
-    id=$(basename "$f" .adoc)
-    if [ -n "${LEARNER_ONLY:-}" ]; then
-        case " $LEARNER_ONLY " in *" ${id%%-*} "*) ;; *) continue ;; esac
-    fi
+    learner_wants "$f" || continue
     num=$(lesson_number "$f")
     exercise_rows "$f" >"$scratch/rows"
     wrong_rows "$f" >"$scratch/wrongs"
@@ -45,9 +34,7 @@ for f in "$LESSONS"/[0-9]*.adoc; do
         while IFS= read -r wrong; do
             n=$((n + 1))
             dir=$scratch/case$(printf '%03d' $n)
-            mkdir -p "$dir/state/pidns-tutor"
-            printf '# pidns-tutor progress, format 1\ncurrent %s\nlesson %s step %d done 0 checked 0\n' \
-                "$id" "$id" $((step - 1)) >"$dir/state/pidns-tutor/progress"
+            resume_at "$dir" "$f" "$step"
             title=$(printf '%s\n' "$wrong" | cut -f 2)
             attempt=$(printf '%s\n' "$wrong" | cut -f 3-)
             printf 'lesson %s step %d, "%s" first' "$num" "$step" "$title" >"$dir/name"
@@ -63,7 +50,7 @@ for f in "$LESSONS"/[0-9]*.adoc; do
     done <"$scratch/rows"
 done
 
-ls -d "$scratch"/case* | xargs -P $PARALLEL -n 1 sh "$scratch/play"
+play_cases 120
 
 direct=0 cleaned=0
 for dir in "$scratch"/case*; do
