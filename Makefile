@@ -69,7 +69,7 @@ BUILD_DEFS = -DPIDNS_TUTOR_VERSION='"$(VERSION)"' \
 DEB_RUN_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev util-linux procps less
 DEB_CHECK_PACKAGES = $(DEB_RUN_PACKAGES) libcmocka-dev asciidoctor tmux valgrind clang \
 	ruby-rouge ruby-asciidoctor-pdf chromium poppler-utils \
-	libclang-rt-dev man-db time hyperfine python3 strace gdb
+	libclang-rt-dev man-db time hyperfine python3 strace gdb acl
 
 .PHONY: all examples tutor tests deps deps-check run check check-run check-layering check-ownership \
 	check-mutants clean
