@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # mutants.sh: the checks themselves are checked (make check-mutants, run by
 # make check). Each mutant is a deliberate fault planted in a scratch copy of
 # the tree; the tests that should notice it are run against that copy, and

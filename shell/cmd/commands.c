@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* commands.c: the command table, and everything that reads it: dispatch,
  * the closest-command suggestion, `help`, and tab completion. The handlers
  * live in cmd_*.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_commands.c: the command table and everything that reads it:
  * dispatch, the closest-command suggestion, usage on bad arguments,
  * argument splitting and quoting, refusal of absurd input, help and tab
