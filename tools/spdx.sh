@@ -68,7 +68,7 @@ spdx_files() { # $1 = the top of the tree; prints paths relative to it
         git -C "$1" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
         git -C "$1" ls-files --cached --others --exclude-standard
     else
-        (cd "$1" && find . -type d \( -name .git -o -name 'build*' \) -prune -o -type f \
+        (cd "$1" && find . -type d \( -name .git -o -name 'build*' \) -prune -o ! -type d \
             ! -name '*.o' ! -name '*.a' ! -name '*.d' ! -name core ! -name 'vgcore.*' -print |
             sed 's|^\./||')
     fi | LC_ALL=C sort -u
