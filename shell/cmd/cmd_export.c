@@ -245,7 +245,8 @@ static void put_script(FILE *f, const struct shell *sh, const struct lesson *l)
 {
     int commands = 0;
 
-    fprintf(f, "#!/bin/sh\n# Lesson %d: %s\n", l->number, l->title);
+    /* The script is made of the lesson's text: it carries the lesson's licence. */
+    fprintf(f, "#!/bin/sh\n# SPDX-License-Identifier: MIT\n# Lesson %d: %s\n", l->number, l->title);
     fprintf(f, "# Exported by pidns-tutor from the lesson %s.\n#\n", l->id);
     put_comment(f, "Run it with: sh THIS_FILE (as root, or as yourself where unprivileged user "
                    "namespaces are allowed). It runs the lesson's commands in namespaces of its "
