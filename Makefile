@@ -172,8 +172,8 @@ check-layering: $(LIBTUTOR) $(O)/obj/shell/main.o
 # check first catches a planted file without its line and a wrong licence.
 # `sh tools/spdx.sh --fix` adds the missing lines.
 check-spdx:
-	@sh tools/spdx.sh --self-test
-	@sh tools/spdx.sh
+	@O=$(O) sh tools/spdx.sh --self-test
+	@O=$(O) sh tools/spdx.sh
 
 check-ownership: all
 	@O=$(O) sh tests/ownership.sh

@@ -17,7 +17,7 @@
 #
 # The files are those git knows of in DIR (tracked, or new and not ignored),
 # or, out of a git checkout (a release tarball), every file below DIR but
-# .git/ and the build directories.
+# .git/ and the build directories; never those below $O (the build's).
 set -u
 
 # The one list of exemptions: PATTERN (a shell pattern on the path from the
@@ -76,7 +76,7 @@ spdx_files() { # $1 = the top of the tree; prints paths relative to it
         (cd "$1" && find . -type d \( -name .git -o -name 'build*' \) -prune -o ! -type d \
             ! -name '*.o' ! -name '*.a' ! -name '*.d' ! -name core ! -name 'vgcore.*' -print |
             sed 's|^\./||')
-    fi | LC_ALL=C sort -u
+    fi | { if [ -n "${O:-}" ]; then grep -v "^${O#./}/"; else cat; fi; } | LC_ALL=C sort -u
 }
 
 # Checks (or with fix=1 mends) one file; prints what is wrong; returns 1 if
