@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd.h: the command handlers and completers the table in commands.c
  * points to. Internal to the shell: only commands.c and the tests use it.
  */

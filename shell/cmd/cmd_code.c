@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_code.c: the commands of coding exercises: `edit`, `build`, `watch`,
  * `reset-file`. The work is done in tutor/tutor_code.c; `check` (in
  * cmd_lesson.c) builds a coding exercise before checking it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_lesson.c: the commands of the guided flow: lessons, lesson, next,
  * back, again, where, check, hint, reset.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* export_runtime.c: the part of every exported lesson script that is the
  * same for all lessons: how it starts itself again in namespaces of its own,
  * builds a root of its own, compares outputs with the lesson's patterns
@@ -23,11 +24,12 @@ const char export_runtime[] =
     "        exit 2\n"
     "    fi\n"
     "    # The example programs: $PIDNS_TUTOR_EXAMPLES, else beside the\n"
-    "    # pidns-tutor found on PATH (a build tree or an installation), else the\n"
-    "    # installation directory, else PATH itself.\n"
+    "    # pidns-tutor found on PATH (a build tree or an installation), else\n"
+    "    # where the tutor that wrote this script found them (its examples are\n"
+    "    # those of this lesson text), else the installation directory, else PATH.\n"
     "    if [ -z \"${PIDNS_TUTOR_EXAMPLES:-}\" ]; then\n"
     "        lab_bin=$(command -v pidns-tutor 2>/dev/null) && lab_bin=${lab_bin%/*} || lab_bin=/nonexistent\n"
-    "        for lab_d in \"$lab_bin/examples\" \"$lab_bin/../libexec/pidns-tutor\" \"$lab_libexecdir\"; do\n"
+    "        for lab_d in \"$lab_bin/examples\" \"$lab_bin/../libexec/pidns-tutor\" \"${lab_examples:-}\" \"$lab_libexecdir\"; do\n"
     "            [ -d \"$lab_d\" ] && PIDNS_TUTOR_EXAMPLES=$lab_d && break\n"
     "        done\n"
     "    fi\n"

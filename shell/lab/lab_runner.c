@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lab_runner.c: the runner, the process between the shell and each command
  * (see lab_run.c for why it exists and lab_internal.h for where it sits).
  *

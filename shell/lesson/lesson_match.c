@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lesson_match.c: compares what a command printed with what a lesson expects,
  * and a learner's prediction with the lesson's answer.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor.c: the guided flow of a lesson step, and --auto. See tutor.h. */
 #include "tutor/tutor.h"
 #include "tutor/tutor_code.h"

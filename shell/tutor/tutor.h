@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor.h: the guided flow of a lesson step, and --auto.
  *
  * A step is shown block by block: the explanation, code from the examples,

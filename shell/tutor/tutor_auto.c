@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor_auto.c: --auto LESSON|all, the unattended run of lessons for
  * classroom projectors and CI: every step, every check, every quiz.
  * Each exercise's check runs before the solution, when it must fail; after

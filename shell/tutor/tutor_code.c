@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor_code.c: coding exercises: the learner's copy, the editor, the
  * build, the program put into the lab, and --auto's verification. See
  * tutor_code.h.

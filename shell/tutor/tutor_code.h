@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor_code.h: coding exercises, where the learner writes the C.
  *
  * An exercise with a [.program] (lesson.h) names a C file with a gap. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor_lab.c: a lesson owns its lab.
  *
  * A learner does not play a lesson straight as --auto does: they jump to

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A coding exercise through the real shell in a pseudo-terminal, as a learner
 # meets it (lesson 1's last step, two_pids.c): the file as given builds and
 # fails the check, and `hint` reads what the program did; `edit` with a

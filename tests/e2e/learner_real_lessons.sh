@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The learner at the real lessons' questions and exercises, through a
 # pseudo-terminal (the questions are asked only on a terminal): `next` typed
 # at a real prediction (the next step still meets the lab it needs: the

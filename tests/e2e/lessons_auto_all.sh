@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # lessons_auto_all.sh: the real lessons, taken unattended by the real shell
 # (--auto all): every command runs, every [.expect] matches this kernel's
 # output, every exercise's check refuses each of its [.wrong] attempts and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # lessons_wrong_attempts.sh: the negative controls of the [.wrong] attempts.
 # The lessons list, in each exercise, plausible wrong attempts that --auto
 # runs from the exercise's starting state and that the check must refuse

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # asan.sh: the tests against the ASan+UBSan build (make check-asan builds it
 # with make O=build/asan SANITIZE=1, then runs this).
 #

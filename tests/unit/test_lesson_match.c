@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lesson_match.c: expected-output patterns ({N}, {*}, "...", blanks
  * folded, any order) and prediction answers match what they should, and only
  * that. */

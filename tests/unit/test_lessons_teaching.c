@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lessons_teaching.c: the teaching rules of issue 13 that a program
  * can check, on the real lessons in lessons/, taken in order:
  *  - every lesson says which kernel it needs (:kernel:), and that version is
