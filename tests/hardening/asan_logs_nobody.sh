@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # asan_logs_nobody.sh: an instrumented program run as nobody can write its
 # sanitizer log in the directory check-asan makes, also where a root
 # program wrote a file of the same name first (check-asan runs it before its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # sanitizer_logs.sh: sourced by asan.sh and asan_logs_nobody.sh; the one
 # place that makes the directory every instrumented process logs into.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sanitizer_notice.c: makes the sanitizer runtime write to its log, on
  * purpose, for tests/hardening/asan_logs_nobody.sh.
  *
