@@ -249,10 +249,15 @@ int cmd_check_passed(struct shell *sh, const struct lesson_block *ex)
     return SHELL_OK;
 }
 
+int check_verbose_arg(struct shell *sh, int argc, char **argv)
+{
+    (void)sh;
+    return argc == 1 || (argc == 2 && strcmp(argv[1], "-v") == 0) ? SHELL_OK : SHELL_USAGE;
+}
+
 int cmd_check(struct shell *sh, int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    int verbose = argc == 2 && strcmp(argv[1], "-v") == 0;
     const struct lesson_block *ex = tutor_current_exercise(sh);
     if (ex == NULL) {
         shell_error(sh, "this step has no exercise to check (`where` says where you are)");
@@ -269,24 +274,21 @@ int cmd_check(struct shell *sh, int argc, char **argv)
     if (ex->program != NULL)
         sh->hint_counter = 0; /* a new program: the hints start from the most specific */
     struct tutor_verdict v;
-    char sentence[512];
-    int passed = tutor_check_verdict(sh, ex, 0, &v);
-    const char *failed = tutor_verdict_failed(&v, sentence, sizeof sentence);
+    int passed = tutor_check_verdict(sh, ex, verbose, &v);
+    if (passed != TUTOR_NO_CHECK)
+        tutor_verdict_show(sh, ex, &v, verbose);
+    tutor_verdict_free(&v);
     if (passed == TUTOR_NO_CHECK) {
-        tutor_verdict_free(&v);
         shell_error(sh, "the check could not run in the lab");
         return SHELL_ERROR;
     }
     if (passed == TUTOR_WAITING)
-        render_textf(&sh->render, RENDER_NOTE,
-                     "Still waiting for this: %s (what it waits for has not happened yet; "
-                     "`check` again looks again).",
-                     failed != NULL ? failed : "the check's condition");
-    tutor_verdict_free(&v);
-    if (passed == TUTOR_WAITING)
         return SHELL_ERROR;
     if (passed == TUTOR_FAILED) {
-        render_text(&sh->render, RENDER_BAD, "Not yet. `hint` looks at the lab and helps.");
+        render_text(&sh->render, RENDER_NOTE,
+                    verbose ? "(`hint` looks at the lab and helps.)"
+                            : "(`hint` looks at the lab and helps; `check -v` lists every "
+                              "condition with what the kernel showed.)");
         /* A second try meets what the first left: say how to start clean. */
         if (++sh->checks_failed >= 2 && ex->program == NULL)
             render_text(&sh->render, RENDER_NOTE,

@@ -67,6 +67,12 @@ void tutor_verdict_free(struct tutor_verdict *v);
 /* The sentence of the first condition that did not hold (no or wait) into
  * buf; NULL when none did. */
 const char *tutor_verdict_failed(const struct tutor_verdict *v, char *buf, size_t len);
+/* Shows a verdict to the learner: for a check that did not pass, for a
+ * coding exercise what the program printed (its last lines) and how it
+ * ended, then the conditions up to the first that did not hold (verbose:
+ * all of them, with what they saw; also after a pass). */
+void tutor_verdict_show(struct shell *sh, const struct lesson_block *exercise,
+                        const struct tutor_verdict *v, int verbose);
 
 /* Shows the worked solution of an exercise. */
 void tutor_show_solution(struct shell *sh, const struct lesson_block *exercise);

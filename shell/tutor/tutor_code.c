@@ -9,7 +9,6 @@
  */
 #include "tutor/tutor_code.h"
 #include "tutor/tutor.h"
-#include "tutor/tutor_conditions.h"
 #include "lab/lab.h"
 #include "lesson/lesson.h"
 #include "util/io.h"
@@ -38,141 +37,16 @@ static const char *const compile_flags[] = {"-std=gnu11", "-Wall", "-Wextra",
 /* How long --auto gives the solution to bring about what its check sees. */
 #define VERIFY_WAIT_MS 5000
 
-/* "01-two-pids" and "two_pids" of ex->program "../exercises/01-two-pids/two_pids.c". */
-static void exercise_names(const struct lesson_block *ex, char *dir, size_t dlen, char *name,
-                           size_t nlen)
-{
-    const char *slash = strrchr(ex->program, '/');
-    const char *file = slash + 1, *start = slash;
-    while (start > ex->program && start[-1] != '/')
-        start--;
-    snprintf(dir, dlen, "%.*s", (int)(slash - start), start);
-    snprintf(name, nlen, "%.*s", (int)(strlen(file) - 2), file);
-}
-
 int tutor_code_file(const struct lesson_block *ex, char *buf, size_t len)
 {
     char home[PATH_MAX], dir[NAME_MAX + 1], name[NAME_MAX + 1];
 
     if (ex->program == NULL || progress_home(home, sizeof home) == -1)
         return -1;
-    exercise_names(ex, dir, sizeof dir, name, sizeof name);
+    tutor_code_names(ex, dir, sizeof dir, name, sizeof name);
     return snprintf(buf, len, "%s/%s/%s/%s.c", home, TUTOR_CODE_HOME_DIR, dir, name) < (int)len
                ? 0
                : -1;
-}
-
-/* Puts text as one single-quoted sh word. */
-static void put_quoted(FILE *f, const char *text)
-{
-    fputc('\'', f);
-    for (const char *c = text; *c != '\0'; c++)
-        if (*c == '\'')
-            fputs("'\\''", f);
-        else
-            fputc(*c, f);
-    fputs("'\n", f);
-}
-
-/* The settings of how the script runs, after the prelude. */
-static void put_settings(FILE *f, const struct tutor_script *how)
-{
-    const char *wait = getenv("TUTOR_WAIT_SECONDS");
-
-    fprintf(f, "TUTOR_CONDITIONS=%s\n",
-            how != NULL && how->conditions != NULL ? how->conditions : "/dev/null");
-    if (how != NULL && how->verbose)
-        fputs("TUTOR_VERBOSE=1\n", f);
-    if (how != NULL && how->failed != NULL) {
-        fputs("TUTOR_FAILED=", f);
-        put_quoted(f, how->failed);
-    }
-    if (wait != NULL && wait[0] != '\0' && strspn(wait, "0123456789") == strlen(wait))
-        fprintf(f, "TUTOR_WAIT_SECONDS=%s\n", wait);
-}
-
-char *tutor_code_command(const struct lesson_block *ex, const char *command,
-                         const struct tutor_script *how)
-{
-    char dir[NAME_MAX + 1], name[NAME_MAX + 1], *out = NULL;
-    size_t len = 0, n = strlen(command);
-    FILE *f = open_memstream(&out, &len);
-
-    if (f == NULL)
-        return NULL;
-    fputs(TUTOR_CONDITIONS_SH, f);
-    put_settings(f, how);
-    if (ex->program != NULL) {
-        exercise_names(ex, dir, sizeof dir, name, sizeof name);
-        /* A program not built yet fails the check, as the file as given would. */
-        fprintf(f,
-                "TUTOR_PROGRAM=./%s\ncd %s/%s 2>/dev/null || {\n"
-                "    tutor_record no 'your program is built' 'it is not in the lab yet: `build` "
-                "puts it there'\n    exit 1\n}\n",
-                name, TUTOR_CODE_LAB_DIR, dir);
-    }
-    fprintf(f, "%s%stutor_done $?\n", command, n > 0 && command[n - 1] != '\n' ? "\n" : "");
-    if (fclose(f) != 0) {
-        free(out);
-        return NULL;
-    }
-    return out;
-}
-
-/* Here rather than in tutor.c, beside the directory it runs a coding
- * exercise's check in, so that the calls between the two files go one way. */
-int tutor_check_verdict(struct shell *sh, const struct lesson_block *exercise, int verbose,
-                        struct tutor_verdict *v)
-{
-    struct tutor_script how = {TUTOR_CONDITIONS_FILE, verbose, NULL};
-
-    *v = (struct tutor_verdict){TUTOR_NO_CHECK, NULL, NULL};
-    if (sh->lab == NULL || exercise->check == NULL)
-        return TUTOR_NO_CHECK;
-    const char *records = lab_path(sh->lab, TUTOR_CONDITIONS_FILE);
-    int fd = open(records, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd != -1)
-        close(fd);
-    char *command = tutor_code_command(exercise, exercise->check, &how);
-    if (command == NULL)
-        return TUTOR_NO_CHECK;
-    int status = tutor_capture_condition(sh, command, &v->output);
-    free(command);
-    v->conditions = io_read_file(AT_FDCWD, records, 64 * 1024);
-    v->result = status == 0   ? TUTOR_PASSED
-                : status == 3 ? TUTOR_WAITING
-                : status > 0  ? TUTOR_FAILED
-                              : TUTOR_NO_CHECK;
-    return v->result;
-}
-
-void tutor_verdict_free(struct tutor_verdict *v)
-{
-    free(v->output);
-    free(v->conditions);
-    v->output = v->conditions = NULL;
-}
-
-const char *tutor_verdict_failed(const struct tutor_verdict *v, char *buf, size_t len)
-{
-    for (const char *line = v->conditions; line != NULL && *line != '\0';) {
-        size_t n = strcspn(line, "\n");
-        if (strncmp(line, "no\t", 3) == 0 || strncmp(line, "wait\t", 5) == 0) {
-            const char *s = strchr(line, '\t') + 1;
-            snprintf(buf, len, "%.*s", (int)strcspn(s, "\t\n"), s);
-            return buf;
-        }
-        line += n + (line[n] == '\n');
-    }
-    return NULL;
-}
-
-int tutor_check(struct shell *sh, const struct lesson_block *exercise)
-{
-    struct tutor_verdict v;
-    int result = tutor_check_verdict(sh, exercise, 0, &v);
-    tutor_verdict_free(&v);
-    return result == TUTOR_WAITING ? 0 : result;
 }
 
 /* Copies src to dest (created with mode, replaced if there). */
@@ -333,7 +207,7 @@ static int put_in_lab(struct shell *sh, const struct lesson_block *ex, const cha
         shell_error(sh, "the lab is not open: the program cannot run");
         return -1;
     }
-    exercise_names(ex, dir, sizeof dir, name, sizeof name);
+    tutor_code_names(ex, dir, sizeof dir, name, sizeof name);
     snprintf(inside, sizeof inside, "%s/%s/%s", TUTOR_CODE_LAB_DIR, dir, name);
     snprintf(dest, sizeof dest, "%s", lab_path(sh->lab, inside));
     /* Replaced, not rewritten: a run of the old one may still hold it. */

@@ -24,6 +24,10 @@ struct lesson_block;
 /* The learner's working directory, under their home. */
 #define TUTOR_CODE_HOME_DIR "pidns-exercises"
 
+/* The exercise's folder ("01-two-pids") and program ("two_pids"). */
+void tutor_code_names(const struct lesson_block *ex, char *dir, size_t dlen, char *name,
+                      size_t nlen);
+
 /* The learner's copy of the exercise's file. Returns 0, or -1 when no home
  * is known or the path is too long. */
 int tutor_code_file(const struct lesson_block *ex, char *buf, size_t len);

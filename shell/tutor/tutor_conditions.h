@@ -44,6 +44,13 @@
     "        printf '%s\\t%s\\n' \"$1\" \"$2\"\n" \
     "    fi >>\"${TUTOR_CONDITIONS:-/dev/null}\"\n" \
     "}\n" \
+    "tutor_held() { # SENTENCE OUTPUT: (check -v) with what it showed\n" \
+    "    if [ -n \"${TUTOR_VERBOSE:-}\" ] && [ -n \"$2\" ]; then\n" \
+    "        tutor_record yes \"$1\" \"$2\"\n" \
+    "    else\n" \
+    "        tutor_record yes \"$1\"\n" \
+    "    fi\n" \
+    "}\n" \
     "tutor_fail() { # STATUS: ends the check, or (check -v) goes on to the next condition\n" \
     "    [ \"$tutor_verdict\" -eq 1 ] || tutor_verdict=$1\n" \
     "    [ -n \"${TUTOR_VERBOSE:-}\" ] && return 0\n" \
@@ -57,7 +64,7 @@
     "    tutor_s=$1\n" \
     "    shift\n" \
     "    if tutor_o=$(\"$@\" 2>&1); then\n" \
-    "        tutor_record yes \"$tutor_s\"\n" \
+    "        tutor_held \"$tutor_s\" \"$tutor_o\"\n" \
     "        return 0\n" \
     "    fi\n" \
     "    tutor_record no \"$tutor_s\" \"$tutor_o\"\n" \
@@ -93,13 +100,13 @@
     "    tutor_until=$(($(tutor_now) + ${TUTOR_WAIT_SECONDS:-30} * 100))\n" \
     "    while :; do\n" \
     "        if tutor_o=$(\"$@\" 2>&1); then\n" \
-    "            tutor_record yes \"$tutor_s\"\n" \
+    "            tutor_held \"$tutor_s\" \"$tutor_o\"\n" \
     "            return 0\n" \
     "        fi\n" \
     "        if tutor_gone \"$tutor_pid\"; then\n" \
     "            # One more look: it may have done it just before it ended.\n" \
     "            if tutor_o=$(\"$@\" 2>&1); then\n" \
-    "                tutor_record yes \"$tutor_s\"\n" \
+    "                tutor_held \"$tutor_s\" \"$tutor_o\"\n" \
     "                return 0\n" \
     "            fi\n" \
     "            tutor_record no \"$tutor_s\" \"the program ended first${tutor_o:+; $tutor_o}\"\n" \
