@@ -11,6 +11,6 @@
 
 /* Lesson numbers, space-separated, with a space at both ends. */
 #define TUTOR_UNCONVERTED_LESSONS                                                                 \
-    " 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 "
+    " 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 "
 
 #endif
