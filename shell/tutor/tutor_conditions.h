@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor_conditions.h: the named conditions of a check, as sh text: the
  * prelude the tutor puts before every exercise's check and every hint's
  * when= condition (tutor_code_command()), and the exported scripts' runtime

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor_unconverted.h: the lessons whose checks are not yet made of named
  * conditions (docs/lesson-format.adoc, "Checks"). For them, --auto's
  * emptied-lab control and the lesson test of named conditions

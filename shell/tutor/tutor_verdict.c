@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor_verdict.c: what a check found, and how the learner reads it. A
  * check (or a hint's when= condition) runs as a script: the named
  * conditions' prelude (tutor_conditions.h), the settings of the run, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # --auto's emptied-lab control (issue 28): beside the wrong attempts, each
 # exercise's check runs in the lab the exercise meets, emptied (the step's
 # processes stopped, every /procN an empty tmpfs, the answer files at the
