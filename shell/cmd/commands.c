@@ -193,14 +193,19 @@ const struct command command_table[] = {
     },
     {
         .name = "check",
-        .synopsis = "check",
+        .synopsis = "check [-v]",
         .summary = "check the current exercise against the kernel's state",
         .help = "Checks whether the exercise of the current step is done, by looking at the real state "
-                "of the lab (what runs, what is mounted). Once it passes, the worked solution is shown, "
+                "of the lab (what runs, what is mounted). When it is not, it names the conditions it "
+                "looked at, in order, up to the first that does not hold, with what it found (for a "
+                "coding exercise, after what your program printed and how it ended); `check -v` "
+                "lists every condition with what the kernel showed. Still waiting for a program that "
+                "is still running is said as such. Once it passes, the worked solution is shown, "
                 "then the rest of the step.",
         .handler = cmd_check,
+        .check_args = check_verbose_arg,
         .completer = complete_nothing,
-        .max_args = 0,
+        .max_args = 1,
         .flags = COMMAND_NEEDS_LESSON,
     },
     {

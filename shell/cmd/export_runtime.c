@@ -1,11 +1,13 @@
 /* export_runtime.c: the part of every exported lesson script that is the
  * same for all lessons: how it starts itself again in namespaces of its own,
  * builds a root of its own, compares outputs with the lesson's patterns
- * (the rules of lesson_output_matches, in awk) and waits for programs left
- * running. cmd_export.c writes it after the lesson's variables and before
+ * (the rules of lesson_output_matches, in awk) waits for programs left
+ * running, and the named conditions of the checks (tutor_conditions.h, the
+ * same text as the tutor's). cmd_export.c writes it after the lesson's variables and before
  * its steps. Kept as sh text here so that one file holds it whole.
  */
 #include "cmd/export_runtime.h"
+#include "tutor/tutor_conditions.h"
 
 const char export_runtime[] =
     "# ---------------------------------------------------------------------------\n"
@@ -281,6 +283,9 @@ const char export_runtime[] =
     "# An exercise's check (the function lab_check), polled for at most 10 seconds\n"
     "# after the worked solution, since a solution left running may still be\n"
     "# building what the check looks at.\n"
+    "\n"
+    TUTOR_CONDITIONS_SH
+    "\n"
     "lab_write_jobs() { # writes $TUTOR_JOBS (in this shell: only it can wait for its jobs)\n"
     "    lab_id=0\n"
     "    while read -r lab_p lab_n; do\n"
@@ -306,6 +311,7 @@ const char export_runtime[] =
     "lab_checked() {\n"
     "    lab_polls=0\n"
     "    until lab_write_jobs; (lab_check) >/dev/null 2>&1; do\n"
+    "        [ $? -ne 3 ] || lab_fail \"the exercise's check is still waiting (30 s) for what it looks at\"\n"
     "        lab_polls=$((lab_polls + 1))\n"
     "        [ $lab_polls -lt 100 ] || lab_fail \"the exercise's check does not pass\"\n"
     "        \"$lab_dir/lab_wait\" 0.1\n"

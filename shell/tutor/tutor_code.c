@@ -37,59 +37,16 @@ static const char *const compile_flags[] = {"-std=gnu11", "-Wall", "-Wextra",
 /* How long --auto gives the solution to bring about what its check sees. */
 #define VERIFY_WAIT_MS 5000
 
-/* "01-two-pids" and "two_pids" of ex->program "../exercises/01-two-pids/two_pids.c". */
-static void exercise_names(const struct lesson_block *ex, char *dir, size_t dlen, char *name,
-                           size_t nlen)
-{
-    const char *slash = strrchr(ex->program, '/');
-    const char *file = slash + 1, *start = slash;
-    while (start > ex->program && start[-1] != '/')
-        start--;
-    snprintf(dir, dlen, "%.*s", (int)(slash - start), start);
-    snprintf(name, nlen, "%.*s", (int)(strlen(file) - 2), file);
-}
-
 int tutor_code_file(const struct lesson_block *ex, char *buf, size_t len)
 {
     char home[PATH_MAX], dir[NAME_MAX + 1], name[NAME_MAX + 1];
 
     if (ex->program == NULL || progress_home(home, sizeof home) == -1)
         return -1;
-    exercise_names(ex, dir, sizeof dir, name, sizeof name);
+    tutor_code_names(ex, dir, sizeof dir, name, sizeof name);
     return snprintf(buf, len, "%s/%s/%s/%s.c", home, TUTOR_CODE_HOME_DIR, dir, name) < (int)len
                ? 0
                : -1;
-}
-
-char *tutor_code_command(const struct lesson_block *ex, const char *command)
-{
-    char dir[NAME_MAX + 1], name[NAME_MAX + 1], *out;
-
-    if (ex->program == NULL)
-        return strdup(command);
-    exercise_names(ex, dir, sizeof dir, name, sizeof name);
-    /* A program not built yet fails the check, as the file as given would. */
-    if (asprintf(&out, "cd %s/%s 2>/dev/null || exit 1\n%s", TUTOR_CODE_LAB_DIR, dir, command) ==
-        -1)
-        return NULL;
-    return out;
-}
-
-/* Here rather than in tutor.c, beside the directory it runs a coding
- * exercise's check in, so that the calls between the two files go one way. */
-int tutor_check(struct shell *sh, const struct lesson_block *exercise)
-{
-    char *out = NULL;
-
-    if (sh->lab == NULL || exercise->check == NULL)
-        return -1;
-    char *command = tutor_code_command(exercise, exercise->check);
-    if (command == NULL)
-        return -1;
-    int status = tutor_capture_condition(sh, command, &out);
-    free(command);
-    free(out);
-    return status == 0 ? 1 : status > 0 ? 0 : -1;
 }
 
 /* Copies src to dest (created with mode, replaced if there). */
@@ -250,7 +207,7 @@ static int put_in_lab(struct shell *sh, const struct lesson_block *ex, const cha
         shell_error(sh, "the lab is not open: the program cannot run");
         return -1;
     }
-    exercise_names(ex, dir, sizeof dir, name, sizeof name);
+    tutor_code_names(ex, dir, sizeof dir, name, sizeof name);
     snprintf(inside, sizeof inside, "%s/%s/%s", TUTOR_CODE_LAB_DIR, dir, name);
     snprintf(dest, sizeof dest, "%s", lab_path(sh->lab, inside));
     /* Replaced, not rewritten: a run of the old one may still hold it. */

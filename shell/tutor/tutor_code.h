@@ -24,14 +24,28 @@ struct lesson_block;
 /* The learner's working directory, under their home. */
 #define TUTOR_CODE_HOME_DIR "pidns-exercises"
 
+/* The exercise's folder ("01-two-pids") and program ("two_pids"). */
+void tutor_code_names(const struct lesson_block *ex, char *dir, size_t dlen, char *name,
+                      size_t nlen);
+
 /* The learner's copy of the exercise's file. Returns 0, or -1 when no home
  * is known or the path is too long. */
 int tutor_code_file(const struct lesson_block *ex, char *buf, size_t len);
 
-/* The command run in the lab for a check or a hint's condition of ex: as it
- * is, or for a coding exercise, in the program's directory in the lab
- * (malloc'd; NULL on ENOMEM). */
-char *tutor_code_command(const struct lesson_block *ex, const char *command);
+/* How a check or a condition runs (tutor_code_command()). */
+struct tutor_script {
+    const char *conditions; /* the records' file in the lab, or NULL (none kept) */
+    int verbose;            /* every condition runs, also after a failing one */
+    const char *failed;     /* for a hint: the check's first failing sentence */
+};
+
+/* The script run in the lab for a check or a hint's condition of ex: the
+ * named conditions' prelude (tutor_conditions.h), the settings of how, the
+ * command, and `tutor_done $?`; for a coding exercise, in the program's
+ * directory in the lab, with $TUTOR_PROGRAM its program (malloc'd; NULL on
+ * ENOMEM). how may be NULL. */
+char *tutor_code_command(const struct lesson_block *ex, const char *command,
+                         const struct tutor_script *how);
 
 /* Makes sure the learner's copy exists: copied from the exercise (and said
  * so) when it does not. Returns 0, or -1 after saying why not. */
