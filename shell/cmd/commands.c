@@ -212,8 +212,9 @@ const struct command command_table[] = {
         .name = "hint",
         .synopsis = "hint",
         .summary = "a hint for the current exercise",
-        .help = "Looks at what runs and what is mounted in the lab and gives a hint about the next "
-                "move for the current exercise. Ask again for another.",
+        .help = "Looks at what runs and what is mounted in the lab, and at the first condition of "
+                "the check that does not hold, and gives a hint about the next move for the current "
+                "exercise. Ask again for another.",
         .handler = cmd_hint,
         .completer = complete_nothing,
         .max_args = 0,
@@ -249,7 +250,7 @@ const struct command command_table[] = {
         .summary = "build and check your file each time you save it",
         .help = "Watches your file of the coding exercise: each time it is saved (from an editor in "
                 "another terminal, say), builds it and runs the check, until the check passes. "
-                "Ctrl-C stops watching.",
+                "`hint` works while it watches; Ctrl-C stops watching.",
         .handler = cmd_watch,
         .completer = complete_nothing,
         .max_args = 0,

@@ -50,6 +50,9 @@ int tutor_capture_condition(struct shell *sh, const char *command, char **output
  * or still waiting), -1 error. */
 int tutor_check(struct shell *sh, const struct lesson_block *exercise);
 
+/* CLOCK_MONOTONIC in milliseconds: bounds that count the time checks take. */
+long tutor_clock_ms(void);
+
 /* What a check found: its verdict and its named conditions
  * (tutor_conditions.h), read from TUTOR_CONDITIONS_FILE in the lab. */
 #define TUTOR_CONDITIONS_FILE "/tmp/.pidns-tutor-conditions"

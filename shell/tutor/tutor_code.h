@@ -14,6 +14,8 @@
 #define PIDNS_TUTOR_TUTOR_CODE_H
 
 #include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
 
 #include "tutor/shell.h"
 
@@ -68,10 +70,21 @@ int tutor_code_reset(struct shell *sh, const struct lesson_block *ex);
 /* Shows the learner's version, then the reference solution. */
 void tutor_code_show_solution(struct shell *sh, const struct lesson_block *ex);
 
+/* What `watch` has seen of the learner's file. */
+struct tutor_watch {
+    struct timespec seen; /* the file's time and size when last built */
+    off_t seen_size;
+    int checked; /* built and checked once */
+    int started; /* said it watches */
+};
+
 /* Rebuilds and checks each time the learner's copy is saved (polling its
- * time and size), until the check passes (returns 1) or Ctrl-C (0); -1 on
- * an error (said). */
-int tutor_code_watch(struct shell *sh, const struct lesson_block *ex);
+ * time and size; the first call builds it at once), until the check passes
+ * (returns 1), Ctrl-C or the end of the input (0), or a line is typed
+ * (returns 2, the line in line: the caller answers it, e.g. `hint`, and
+ * calls again with the same w); -1 on an error (said). */
+int tutor_code_watch(struct shell *sh, const struct lesson_block *ex, struct tutor_watch *w,
+                     char *line, size_t len);
 
 /* --auto: the file as given must build and fail the check, each wrong
  * program must build and fail it, the reference solution must pass it.

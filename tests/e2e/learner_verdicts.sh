@@ -1,0 +1,115 @@
+#!/bin/sh
+# What a learner reads when a check does not pass (issue 28), through the
+# real shell in a pseudo-terminal:
+#  - lesson 2's false pass: `cleanup`, then a tmpfs at /proc7, passed
+#    because two empty readlinks compared equal; now `check` names the first
+#    condition that fails (the lesson's sleep), `check -v` every one with what
+#    it saw (/proc7 a tmpfs), and `hint` is chosen by the failing condition;
+#    after `again`, the same tmpfs fails at "/proc7 is a procfs";
+#  - lesson 1's C exercise with wrong programs: the check shows the program's
+#    last lines and how it ended (still running, or its exit status), then the
+#    condition; `hint` inside `watch` answers.
+# The negative control of the first part is the old check (git history;
+# `--auto 2` with it fails on the [.wrong] attempt of the issue).
+. tests/e2e/lib/common
+EX=exercises/01-two-pids
+
+export HOME="$scratch/home"
+mkdir -p "$HOME" "$XDG_STATE_HOME/pidns-tutor"
+progress=$XDG_STATE_HOME/pidns-tutor/progress
+
+# Lesson 2, at its exercise (step 4).
+printf '# pidns-tutor progress, format 1\ncurrent 02-proc-and-pid-namespaces\nlesson 02-proc-and-pid-namespaces step 3 done 0 checked 0\n' >"$progress"
+drive tmpfs_attempt --lessons lessons <<X
+expect pidns-tutor> 
+send lesson 2\r
+expect Mount a procfs for the namespace
+expect pidns-tutor (2
+send cleanup\r
+expect Cleaned up
+expect pidns-tutor (2
+send sh mkdir -p /proc7\r
+expect pidns-tutor (2
+send sh mount -t tmpfs x /proc7\r
+expect pidns-tutor (2
+send check\r
+expect Not yet.
+expect the lesson's sleep is running: no
+absent Passed
+expect pidns-tutor (2
+send check -v\r
+expect /proc7 is a mount point: yes
+expect /proc7 is a procfs: no (it is a tmpfs)
+expect nothing to compare
+absent Passed
+expect pidns-tutor (2
+send hint\r
+expect is not running any more
+expect pidns-tutor (2
+send again\r
+expect pidns-tutor (2
+send sh mkdir -p /proc7\r
+expect pidns-tutor (2
+send sh mount -t tmpfs x /proc7\r
+expect pidns-tutor (2
+send check\r
+expect the lesson's sleep is running: yes
+expect /proc7 is a mount point: yes
+expect /proc7 is a procfs: no (it is a tmpfs)
+absent Passed
+expect pidns-tutor (2
+send hint\r
+expect but not a procfs
+expect pidns-tutor (2
+send quit\r
+expect host unchanged by the lab
+exit 0
+X
+check "lesson 2's tmpfs attempt: check names the failing condition, check -v all, hint by the condition" [ $? -eq 0 ]
+
+# Lesson 1's coding exercise (step 5) with wrong programs.
+printf '# pidns-tutor progress, format 1\ncurrent 01-new-namespace\nlesson 01-new-namespace step 4 done 0 checked 0\n' >"$progress"
+file=$HOME/pidns-exercises/01-two-pids/two_pids.c
+mkdir -p "${file%/*}"
+cp "$EX/wrong-no-newpid.c" "$file"
+# v2: the parent kills its child at once and exits 0.
+sed 's/if (waitpid(child, NULL, 0) == -1) {/if (kill(child, SIGKILL), waitpid(child, NULL, 0) == -1) {/' \
+    "$EX/solution.c" >"$scratch/v2.c"
+check "the killing variant differs from the solution" sh -c "! cmp -s '$scratch/v2.c' '$EX/solution.c'"
+drive code_verdicts --lessons lessons <<X
+expect pidns-tutor> 
+send lesson 1\r
+expect pidns-tutor (1
+send check\r
+expect Your program printed
+expect | child: PID
+expect It was still running when the check ended
+expect the child printed 'child: PID 1, parent 0' before its exec: no
+absent Passed
+expect pidns-tutor (1
+send hint\r
+expect CLONE_NEWPID
+expect pidns-tutor (1
+shell cp '$scratch/v2.c' '$file'
+send check\r
+expect It ended: exit status 0.
+expect the program ended first
+absent Passed
+expect pidns-tutor (1
+send watch\r
+expect still watching
+send hint\r
+expect Hint:
+send \x03
+expect (stopped watching)
+expect pidns-tutor (1
+send quit\r
+expect host unchanged by the lab
+exit 0
+X
+check "lesson 1's wrong programs: their output and end, then the condition; hint inside watch" [ $? -eq 0 ]
+check "lesson 1's C check shows the program's last lines and how it ended, then the condition" \
+    grep -q "the program ended first" "$scratch/code_verdicts.out"
+check "hint answers inside watch" sh -c "sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' '$scratch/code_verdicts.out' | tr -d '\r' | sed -n '/still watching/,\$p' | grep -q 'Hint:'"
+check "nothing left" nothing_left 'two_pids|sleep 30|sleep 600'
+finish
