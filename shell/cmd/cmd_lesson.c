@@ -332,7 +332,7 @@ int cmd_hint(struct shell *sh, int argc, char **argv)
     /* The check first, quietly: the hints are chosen by what failed. */
     struct tutor_verdict v;
     char sentence[512];
-    int passes = tutor_check_verdict(sh, ex, 0, &v) == TUTOR_PASSED;
+    int passes = tutor_check_verdict_again(sh, ex, &v) == TUTOR_PASSED;
     const char *failed = tutor_verdict_failed(&v, sentence, sizeof sentence);
     const struct lesson_hint *apply[64];
     size_t n = 0;

@@ -66,6 +66,10 @@ struct tutor_verdict {
  * failing one. Free with tutor_verdict_free(). */
 int tutor_check_verdict(struct shell *sh, const struct lesson_block *exercise, int verbose,
                         struct tutor_verdict *v);
+/* tutor_check_verdict (quiet), except that a coding exercise's last
+ * verdict is reused while its program in the lab is the one it judged. */
+int tutor_check_verdict_again(struct shell *sh, const struct lesson_block *exercise,
+                              struct tutor_verdict *v);
 void tutor_verdict_free(struct tutor_verdict *v);
 /* The sentence of the first condition that did not hold (no or wait) into
  * buf; NULL when none did. */

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -102,6 +103,55 @@ char *tutor_code_command(const struct lesson_block *ex, const char *command,
     return out;
 }
 
+/* A coding exercise's last verdict, and the program it judged: `hint`
+ * reuses it while that program is still the one in the lab (running again
+ * a program that hangs would make each hint wait as long as the check). */
+static struct {
+    const struct lesson_block *ex;
+    struct stat program;
+    int result;
+    char *conditions;
+} last_code;
+
+/* The program of ex in the lab, as stat() sees it; -1 when there is none. */
+static int program_stat(struct shell *sh, const struct lesson_block *ex, struct stat *st)
+{
+    char dir[NAME_MAX + 1], name[NAME_MAX + 1], inside[PATH_MAX];
+
+    tutor_code_names(ex, dir, sizeof dir, name, sizeof name);
+    snprintf(inside, sizeof inside, "%s/%s/%s", TUTOR_CODE_LAB_DIR, dir, name);
+    return stat(lab_path(sh->lab, inside), st);
+}
+
+static void remember_code_verdict(struct shell *sh, const struct lesson_block *ex,
+                                  const struct tutor_verdict *v)
+{
+    free(last_code.conditions);
+    last_code.ex = NULL;
+    last_code.conditions = NULL;
+    if (program_stat(sh, ex, &last_code.program) == -1 || v->result == TUTOR_NO_CHECK)
+        return;
+    last_code.ex = ex;
+    last_code.result = v->result;
+    last_code.conditions = v->conditions != NULL ? strdup(v->conditions) : NULL;
+}
+
+int tutor_check_verdict_again(struct shell *sh, const struct lesson_block *exercise,
+                              struct tutor_verdict *v)
+{
+    struct stat st;
+    if (exercise->program != NULL && last_code.ex == exercise &&
+        program_stat(sh, exercise, &st) == 0 && st.st_ino == last_code.program.st_ino &&
+        st.st_mtim.tv_sec == last_code.program.st_mtim.tv_sec &&
+        st.st_mtim.tv_nsec == last_code.program.st_mtim.tv_nsec) {
+        *v = (struct tutor_verdict){last_code.result, NULL,
+                                    last_code.conditions != NULL ? strdup(last_code.conditions)
+                                                                 : NULL};
+        return v->result;
+    }
+    return tutor_check_verdict(sh, exercise, 0, v);
+}
+
 int tutor_check_verdict(struct shell *sh, const struct lesson_block *exercise, int verbose,
                         struct tutor_verdict *v)
 {
@@ -125,6 +175,8 @@ int tutor_check_verdict(struct shell *sh, const struct lesson_block *exercise, i
                 : status == 3 ? TUTOR_WAITING
                 : status > 0  ? TUTOR_FAILED
                               : TUTOR_NO_CHECK;
+    if (exercise->program != NULL)
+        remember_code_verdict(sh, exercise, v);
     return v->result;
 }
 

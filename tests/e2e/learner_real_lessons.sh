@@ -52,7 +52,7 @@ send check\r
 expect Not yet.
 expect (1:4/5)> 
 send hint\r
-expect Hint: Compare the namespaces of the sleeping processes
+expect Hint: One namespace is running
 expect (1:4/5)> 
 send run pidns_init_sleep\r
 expect keeps running
