@@ -450,5 +450,11 @@ int tutor_code_verify(struct shell *sh, const struct lesson_block *ex)
     render_text(&sh->render, rc == 1 ? RENDER_GOOD : RENDER_BAD,
                 rc == 1 ? "check: passed" : rc == -1 ? "check: FAILED: solution.c does not build"
                                                      : "check: FAILED");
+    if (rc == 0) { /* why: the program's output, how it ended, each condition */
+        struct tutor_verdict v;
+        if (tutor_check_verdict(sh, ex, 1, &v) != TUTOR_NO_CHECK)
+            tutor_verdict_show(sh, ex, &v, 1);
+        tutor_verdict_free(&v);
+    }
     return failed || rc != 1;
 }
