@@ -194,8 +194,7 @@ static int emptied_lab_passes(struct shell *sh, const struct lesson_block *exerc
                      unconverted ? "(emptied lab: the check is too weak" : "check: FAILED",
                      unconverted ? "; not counted until this lesson's checks are converted)" : "");
     } else
-        render_text(&sh->render, RENDER_NOTE,
-                    "(the check fails in an emptied lab, as it should)");
+        render_text(&sh->render, RENDER_NOTE, "(the check fails in an emptied lab, as it should)");
     if (rebuild(sh))
         return 1;
     return passed == 1 && !unconverted;
