@@ -335,6 +335,11 @@ int cmd_hint(struct shell *sh, int argc, char **argv)
     char sentence[512];
     int passes = tutor_check_verdict_again(sh, ex, &v) == TUTOR_PASSED;
     const char *failed = tutor_verdict_failed(&v, sentence, sizeof sentence);
+    /* Another condition fails now: its hints start from the most specific. */
+    static char last_failed[sizeof sentence];
+    if (strcmp(last_failed, failed != NULL ? failed : "") != 0)
+        sh->hint_counter = 0;
+    snprintf(last_failed, sizeof last_failed, "%s", failed != NULL ? failed : "");
     const struct lesson_hint *apply[64];
     size_t n = 0;
     for (size_t i = 0; i < ex->hint_count && n < 64; i++)

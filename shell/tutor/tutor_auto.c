@@ -195,8 +195,7 @@ static int emptied_lab_passes(struct shell *sh, const struct lesson_block *exerc
                      unconverted ? "(emptied lab: the check is too weak" : "check: FAILED",
                      unconverted ? "; not counted until this lesson's checks are converted)" : "");
     } else
-        render_text(&sh->render, RENDER_NOTE,
-                    "(the check fails in an emptied lab, as it should)");
+        render_text(&sh->render, RENDER_NOTE, "(the check fails in an emptied lab, as it should)");
     if (rebuild(sh))
         return 1;
     return passed == 1 && !unconverted;
@@ -241,6 +240,15 @@ static int wrong_attempts(struct shell *sh, const struct lesson_block *exercise)
     return failed;
 }
 
+/* Why a check refuses the solution: its conditions, each with what it saw. */
+static void show_why(struct shell *sh, const struct lesson_block *exercise)
+{
+    struct tutor_verdict v;
+    if (tutor_check_verdict(sh, exercise, 1, &v) != TUTOR_NO_CHECK)
+        tutor_verdict_show(sh, exercise, &v, 1);
+    tutor_verdict_free(&v);
+}
+
 /* check_passes_before, then the solution and the check (see tutor.h). */
 static int run_solution(struct shell *sh, const struct lesson_block *exercise, int check_first)
 {
@@ -267,6 +275,8 @@ static int run_solution(struct shell *sh, const struct lesson_block *exercise, i
     }
     render_text(&sh->render, passed == 1 ? RENDER_GOOD : RENDER_BAD,
                 passed == 1 ? "check: passed" : "check: FAILED");
+    if (passed != 1)
+        show_why(sh, exercise);
     return passed == 1 ? 0 : 1;
 }
 

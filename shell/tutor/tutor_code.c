@@ -356,14 +356,16 @@ int tutor_code_watch(struct shell *sh, const struct lesson_block *ex, struct tut
 
     if (tutor_code_prepare(sh, ex) == -1 || tutor_code_file(ex, file, sizeof file) == -1)
         return -1;
-    if (!w->started)
+    /* Once: a Ctrl-C while a typed `hint` ran must still stop watching. */
+    if (!w->started) {
         render_textf(&sh->render, RENDER_NOTE,
                      "(watching %s: each time you save it, it is built and checked; `hint` "
                      "works here; Ctrl-C stops)",
                      file);
+        shell_interrupted = 0;
+    }
     w->started = 1;
     fflush(sh->render.out);
-    shell_interrupted = 0;
     while (!shell_interrupted) {
         if (file_stamp(file, &now, &size) == 0 &&
             (now.tv_sec != w->seen.tv_sec || now.tv_nsec != w->seen.tv_nsec ||
@@ -449,5 +451,11 @@ int tutor_code_verify(struct shell *sh, const struct lesson_block *ex)
     render_text(&sh->render, rc == 1 ? RENDER_GOOD : RENDER_BAD,
                 rc == 1 ? "check: passed" : rc == -1 ? "check: FAILED: solution.c does not build"
                                                      : "check: FAILED");
+    if (rc == 0) { /* why: the program's output, how it ended, each condition */
+        struct tutor_verdict v;
+        if (tutor_check_verdict(sh, ex, 1, &v) != TUTOR_NO_CHECK)
+            tutor_verdict_show(sh, ex, &v, 1);
+        tutor_verdict_free(&v);
+    }
     return failed || rc != 1;
 }

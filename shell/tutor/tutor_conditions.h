@@ -28,7 +28,8 @@
     "# The named conditions of a check (docs/lesson-format.adoc): need, same,\n" \
     "# not, await, program, failed. Each condition appends a line to the file\n" \
     "# $TUTOR_CONDITIONS: yes|no|wait TAB SENTENCE [TAB DETAIL].\n" \
-    "tutor_verdict=0\n" \
+    "# Nothing from the environment: the tutor's settings follow this text.\n" \
+    "tutor_verdict=0 TUTOR_CONDITIONS=/dev/null TUTOR_VERBOSE= TUTOR_FAILED=\n" \
     "tutor_now() { # the time in hundredths of a second, from the kernel's uptime\n" \
     "    read -r tutor_up tutor_rest </proc/uptime\n" \
     "    tutor_up=${tutor_up%.*}${tutor_up#*.}\n" \
@@ -52,8 +53,8 @@
     "        tutor_record yes \"$1\"\n" \
     "    fi\n" \
     "}\n" \
-    "tutor_fail() { # STATUS: ends the check, or (check -v) goes on to the next condition\n" \
-    "    [ \"$tutor_verdict\" -eq 1 ] || tutor_verdict=$1\n" \
+    "tutor_fail() { # STATUS: ends the check, or (check -v) goes on; the first one is the verdict\n" \
+    "    [ \"$tutor_verdict\" -ne 0 ] || tutor_verdict=$1\n" \
     "    [ -n \"${TUTOR_VERBOSE:-}\" ] && return 0\n" \
     "    exit \"$1\"\n" \
     "}\n" \

@@ -210,7 +210,6 @@ int tutor_check(struct shell *sh, const struct lesson_block *exercise)
     return result == TUTOR_WAITING ? 0 : result;
 }
 
-
 /* A file the check's program left in its directory in the lab (malloc'd),
  * or NULL. */
 static char *program_file(struct shell *sh, const struct lesson_block *ex, const char *file)
@@ -239,8 +238,8 @@ static void show_program(struct shell *sh, const struct lesson_block *ex)
         if (len == 0)
             render_text(&sh->render, RENDER_NOTE, "Your program printed nothing.");
         else
-            render_textf(&sh->render, RENDER_NOTE, "Your program printed%s:",
-                         from > out ? " (its last lines)" : "");
+            render_textf(&sh->render, RENDER_NOTE,
+                         "Your program printed%s:", from > out ? " (its last lines)" : "");
         for (char *line = (char *)from; len > 0 && line != NULL;) {
             char *nl = strchr(line, '\n');
             if (nl != NULL)

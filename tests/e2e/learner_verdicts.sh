@@ -9,7 +9,8 @@
 #    after `again`, the same tmpfs fails at "/proc7 is a procfs";
 #  - lesson 1's C exercise with wrong programs: the check shows the program's
 #    last lines and how it ended (still running, or its exit status), then the
-#    condition; `hint` inside `watch` answers.
+#    condition; `hint` inside `watch` answers;
+#  - a fixture check still waiting (await) says so, with `not` and `same`.
 # The negative control of the first part is the old check (git history;
 # `--auto 2` with it fails on the [.wrong] attempt of the issue).
 . tests/e2e/lib/common
@@ -112,5 +113,23 @@ check "lesson 1's wrong programs: their output and end, then the condition; hint
 check "lesson 1's C check shows the program's last lines and how it ended, then the condition" \
     grep -q "the program ended first" "$scratch/code_verdicts.out"
 check "hint answers inside watch" sh -c "sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' '$scratch/code_verdicts.out' | tr -d '\r' | sed -n '/still watching/,\$p' | grep -q 'Hint:'"
-check "nothing left" nothing_left 'two_pids|sleep 30|sleep 600'
+# Still waiting (await's bound, here 1 s), not and same, as a script types
+# them: still waiting is said as such, also with -v after a later failure;
+# the hint follows the condition that fails now.
+printf 'lesson 1\ncheck\ncheck -v\nhint\nsh touch /waited\ncheck\nhint\nsh echo yes > /waited\ncheck\nquit\n' |
+    TUTOR_WAIT_SECONDS=1 "$TUTOR" --lessons "$FIX/waiting" >"$scratch/waiting.out" 2>&1
+tr -s ' \n' '  ' <"$scratch/waiting.out" >"$scratch/waiting.flat"
+check "a check still waiting says so, twice (check and check -v), never 'Not yet' first" sh -c \
+    "[ \$(grep -o 'Still waiting: the file /waited appears' '$scratch/waiting.flat' | wc -l) -eq 2 ] &&
+     ! grep -q 'Not yet. What the check looked at, in order: the sleep is running: yes no sleep 4248 runs: yes the file /waited appears: still' '$scratch/waiting.flat'"
+check "not: the condition holds when the command fails" grep -q "no sleep 4248 runs: yes" "$scratch/waiting.flat"
+check "same: an empty value is no match, and says so" \
+    grep -q "/waited says yes: no (nothing to compare: the first value is empty)" "$scratch/waiting.flat"
+check "the hint follows the condition that fails now" sh -c \
+    "grep -q 'Hint: Type .sh touch /waited.' '$scratch/waiting.flat' && grep -q 'Hint: Write yes into it' '$scratch/waiting.flat'"
+check "then it passes" grep -q "Passed: the kernel's state shows it is done." "$scratch/waiting.flat"
+"$TUTOR" --auto all --lessons "$FIX/waiting" >"$scratch/waiting-auto.out" 2>&1
+check "--auto on the waiting fixture passes (emptied lab and the empty file refused)" [ $? -eq 0 ]
+
+check "nothing left" nothing_left 'two_pids|sleep 30|sleep 600|sleep 4247'
 finish
