@@ -97,9 +97,10 @@ static int list_proc_dirs(struct shell *sh, FILE *script)
 
 /* Removes the answer files at the lab's root: the regular files of its own
  * root file system (the machine's files are bind mounts there, of another
- * device, and are left alone). */
-static void remove_answer_files(struct shell *sh)
+ * device, and are left alone). Returns how many. */
+static int remove_answer_files(struct shell *sh)
 {
+    int removed = 0;
     char root_path[PATH_MAX], path[PATH_MAX + NAME_MAX + 2];
     struct stat root_st, st;
 
@@ -108,19 +109,22 @@ static void remove_answer_files(struct shell *sh)
     if (root == NULL || stat(root_path, &root_st) == -1) {
         if (root != NULL)
             closedir(root);
-        return;
+        return 0;
     }
     for (struct dirent *e; (e = readdir(root)) != NULL;) {
         snprintf(path, sizeof path, "%s/%s", root_path, e->d_name);
-        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == root_st.st_dev)
-            unlink(path);
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == root_st.st_dev &&
+            unlink(path) == 0)
+            removed++;
     }
     closedir(root);
+    return removed;
 }
 
 /* Empties the lab the exercise meets: every process of it stopped (the
  * step's programs and jobs), every /procN an empty tmpfs, the answer files
- * at the root removed. Returns 0, or -1 when it could not. */
+ * at the root removed. Returns 1, or 0 when there was nothing to empty, or
+ * -1 when it could not. */
 static int empty_lab(struct shell *sh)
 {
     char *script = NULL, *summary = NULL, *out = NULL;
@@ -135,12 +139,13 @@ static int empty_lab(struct shell *sh)
         return -1;
     }
     tutor_cleanup_summary(sh, 0, &summary);
+    int emptied = summary != NULL || n > 0;
     free(summary);
-    remove_answer_files(sh);
+    emptied |= remove_answer_files(sh) > 0;
     int status = n > 0 ? lab_capture(sh->lab, script, &out) : 0;
     free(script);
     free(out);
-    return status == 0 ? 0 : -1;
+    return status != 0 ? -1 : emptied;
 }
 
 /* Is lesson number in TUTOR_UNCONVERTED_LESSONS (and not overruled)? */
@@ -172,7 +177,8 @@ static int solution_quietly(struct shell *sh, const struct lesson_block *exercis
 
 /* The emptied-lab control: in the lab the exercise meets, once the
  * solution has done its work there, emptied (so that the /procN it made
- * are there, empty, and its answer files are gone), the check must fail: a
+ * are there, empty, and its answer files are gone; before the solution when
+ * it leaves nothing to empty), the check must fail: a
  * check that passes there passes on absent evidence (two empty values
  * compared, a mount point of any kind). The lab is rebuilt after it.
  * Returns 1 when it failed the lesson. A coding exercise's control is its
@@ -181,7 +187,18 @@ static int emptied_lab_passes(struct shell *sh, const struct lesson_block *exerc
 {
     if (exercise->program != NULL)
         return 0;
-    if (solution_quietly(sh, exercise) == -1 || empty_lab(sh) == -1) {
+    int emptied = solution_quietly(sh, exercise) == -1 ? -1 : empty_lab(sh);
+    if (emptied == 0) {
+        /* The solution left nothing to empty (a task of taking things down,
+         * lesson 6): the solved lab is itself an emptied lab and says
+         * nothing of the check. So empty the lab the exercise meets, with
+         * what its steps left there, and the check must fail on that. */
+        render_text(&sh->render, RENDER_NOTE,
+                    "(the solution leaves nothing to empty: the lab the exercise meets is "
+                    "emptied instead)");
+        emptied = rebuild(sh) ? -1 : empty_lab(sh);
+    }
+    if (emptied == -1) {
         render_text(&sh->render, RENDER_BAD, "check: FAILED: the lab could not be emptied");
         return 1;
     }

@@ -10,11 +10,9 @@
 #ifndef PIDNS_TUTOR_TUTOR_UNCONVERTED_H
 #define PIDNS_TUTOR_TUTOR_UNCONVERTED_H
 
-/* Lesson numbers, space-separated, with a space at both ends. Lesson 6 has
- * named conditions, but its task (leave no /procN) is what the emptied lab
- * makes after its solution: the control cannot fail it until the exercise
- * asks for something left behind as evidence. */
-#define TUTOR_UNCONVERTED_LESSONS                                                                 \
-    " 6 13 14 15 16 17 18 19 20 21 22 "
+/* Lesson numbers, space-separated, with a space at both ends. Every lesson
+ * is converted: none is listed, and the list stays for a lesson written in
+ * the old style that a branch may bring. */
+#define TUTOR_UNCONVERTED_LESSONS " "
 
 #endif

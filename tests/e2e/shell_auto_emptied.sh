@@ -22,8 +22,14 @@ check "the check with need and same fails in the emptied lab" \
     grep -q "the check fails in an emptied lab, as it should" "$out"
 check "--auto does not blame the check with named conditions" \
     sh -c "! grep -q 'step 2 (The same, with named conditions): FAILED' '$out'"
-check "--auto counts the check it caught" \
-    grep -q "the emptied-lab control: 1 check(s) pass in an emptied lab" "$out"
-check "--auto's emptied-lab control: nothing left" nothing_left "sleep 4246"
+check "a solution that leaves nothing: the lab the exercise meets is emptied instead" \
+    grep -q "the solution leaves nothing to empty" "$out"
+check "--auto names the step whose check only reads that the sleep is gone" \
+    grep -q "lesson 2, step 1 (A task of taking something down): FAILED" "$out"
+check "--auto does not blame the check that reads how the job ended" \
+    sh -c "! grep -q 'step 2 (The same, with the evidence of how it ended): FAILED' '$out'"
+check "--auto counts the checks it caught" \
+    grep -q "the emptied-lab control: 2 check(s) pass in an emptied lab" "$out"
+check "--auto's emptied-lab control: nothing left" nothing_left "sleep 424[678]"
 
 finish
