@@ -412,7 +412,7 @@ int lab_close(struct lab *lab, FILE *report)
     if (lab_host_differences(lab, report) == -1)
         differences++;
     if (differences == 0 && report != NULL)
-        fprintf(report, "host unchanged by the lab\n");
+        fprintf(report, "no process, mount or /procN left by the lab\n");
     if (report != NULL)
         fflush(report);
     lab_free(lab);
