@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -129,7 +130,8 @@ static int start_keeper(struct lab *lab)
 
     if (pipe2(pipefd, O_CLOEXEC) == -1)
         return lab_set_error(lab, "pipe: %s", strerror(errno));
-    if (pipe2(go, O_CLOEXEC) == -1) {
+    /* A socket, so that a keeper already gone means EPIPE, not SIGPIPE. */
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) == -1) {
         close(pipefd[0]);
         close(pipefd[1]);
         return lab_set_error(lab, "pipe: %s", strerror(errno));
@@ -152,7 +154,7 @@ static int start_keeper(struct lab *lab)
     close(go[0]);
     /* The keeper waits for the locked copy of the view (lab_walls.c). */
     int walls_rc = lab->walls_builder > 0 ? lab_walls_lock(lab, lab->keeper) : 0;
-    if (walls_rc == 0 && write(go[1], "g", 1) != 1)
+    if (walls_rc == 0 && lab->walls_builder > 0 && send(go[1], "g", 1, MSG_NOSIGNAL) != 1)
         walls_rc = lab_set_error(lab, "starting the lab's init: %s", strerror(errno));
     close(go[1]);
     if (walls_rc == -1) {

@@ -37,6 +37,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -164,7 +165,8 @@ static int nest_user_namespace(struct lab *lab)
 int lab_walls_start(struct lab *lab)
 {
     int cmd[2], status[2];
-    if (pipe2(cmd, O_CLOEXEC) == -1)
+    /* cmd is a socket: a builder already gone means EPIPE, not SIGPIPE. */
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, cmd) == -1)
         return lab_set_error(lab, "pipe: %s", strerror(errno));
     if (pipe2(status, O_CLOEXEC) == -1) {
         close(cmd[0]);
@@ -193,7 +195,7 @@ int lab_walls_start(struct lab *lab)
 
 int lab_walls_lock(struct lab *lab, pid_t keeper)
 {
-    if (write(lab->walls_cmd_fd, &keeper, sizeof keeper) != (ssize_t)sizeof keeper)
+    if (send(lab->walls_cmd_fd, &keeper, sizeof keeper, MSG_NOSIGNAL) != (ssize_t)sizeof keeper)
         return lab_set_error(lab, "the lab's view builder ended early");
     return read_report(lab, "locking the lab's view");
 }
