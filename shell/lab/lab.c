@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -385,6 +386,20 @@ static void end_keeper(struct lab *lab, FILE *report)
     lab->keeper = 0;
 }
 
+/* What was checked, and no more; on a terminal too narrow for it (the
+ * shell wraps its own text), in two lines. */
+static void say_verdict(FILE *report)
+{
+    static const char verdict[] = "no process, mount or /procN left by the lab";
+    struct winsize ws;
+    int fd = fileno(report);
+    if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 &&
+        ws.ws_col < sizeof verdict - 1)
+        fprintf(report, "no process, mount or /procN\nleft by the lab\n");
+    else
+        fprintf(report, "%s\n", verdict);
+}
+
 int lab_close(struct lab *lab, FILE *report)
 {
     int rc = 0;
@@ -414,7 +429,7 @@ int lab_close(struct lab *lab, FILE *report)
     if (lab_host_differences(lab, report) == -1)
         differences++;
     if (differences == 0 && report != NULL)
-        fprintf(report, "no process, mount or /procN left by the lab\n");
+        say_verdict(report);
     if (report != NULL)
         fflush(report);
     lab_free(lab);
