@@ -24,8 +24,10 @@
  *      mount namespace: the locked copy (L);
  *   5. the keeper joins L; every command joins the keeper's.
  *
- * The root route does not nest (see docs/design.adoc, security model): the
- * lessons that need root need the real one, and root can undo any wall. */
+ * The root route does not nest (docs/design.adoc, security model): root can
+ * undo any wall from outside the lab, and nesting would map only uid 0 (other
+ * users' files shown as nobody) and make the lab's PID namespace owned by a
+ * user namespace other than the initial one. */
 #include "lab/lab_internal.h"
 #include "lab/sandbox.h"
 
