@@ -8,7 +8,9 @@
  *          │   │       is a child subreaper, so everything the command starts
  *          │   │       stays below it; kills all of it when the command ends
  *          │   └─ /bin/sh -c COMMAND (and whatever it starts)
- *          └─ sweeper  lab_cleanup(): kills, unmounts, removes, reports
+ *          ├─ sweeper  lab_cleanup(): kills, unmounts, removes, reports
+ *          └─ builder  user-namespace route, during lab_open() only: builds the
+ *                      read-only view and its locked copy (lab_walls.c)
  */
 #ifndef PIDNS_TUTOR_LAB_INTERNAL_H
 #define PIDNS_TUTOR_LAB_INTERNAL_H

@@ -85,10 +85,11 @@ static void builder_lock(int status_fd, pid_t keeper, pid_t shell)
         builder_fail(status_fd, "fork");
     if (child == 0) /* in the lab's PID namespace: its procfs */
         _exit(mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0 ? 0 : errno);
-    int status;
-    while (waitpid(child, &status, 0) == -1 && errno == EINTR)
+    int status = 0;
+    pid_t got;
+    while ((got = waitpid(child, &status, 0)) == -1 && errno == EINTR)
         ;
-    errno = WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
+    errno = got == -1 ? errno : WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
     if (errno != 0)
         builder_fail(status_fd, "mounting the lab's procfs at /proc");
     if (setns(userns, CLONE_NEWUSER) == -1)
