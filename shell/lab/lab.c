@@ -24,8 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -40,7 +40,12 @@ const char *lab_error(const struct lab *lab)
 
 /* Steps the keeper reports when it cannot start. */
 enum keeper_step {
-    KEEPER_OK, KEEPER_PARENT_GONE, KEEPER_MOUNT_NS, KEEPER_PROTECT, KEEPER_MOUNT_PROC, KEEPER_WALLS
+    KEEPER_OK,
+    KEEPER_PARENT_GONE,
+    KEEPER_MOUNT_NS,
+    KEEPER_PROTECT,
+    KEEPER_MOUNT_PROC,
+    KEEPER_WALLS
 };
 struct keeper_report {
     int step;

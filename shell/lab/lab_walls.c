@@ -84,7 +84,8 @@ static void builder_lock(int status_fd, pid_t keeper, pid_t shell)
     if (child == -1)
         builder_fail(status_fd, "fork");
     if (child == 0) /* in the lab's PID namespace: its procfs */
-        _exit(mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0 ? 0 : errno);
+        _exit(mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0 ? 0
+                                                                                          : errno);
     int status = 0;
     pid_t got;
     while ((got = waitpid(child, &status, 0)) == -1 && errno == EINTR)
@@ -157,7 +158,8 @@ static int write_file(const char *path, const char *text)
 static int nest_user_namespace(struct lab *lab)
 {
     if (unshare(CLONE_NEWUSER) == -1)
-        return lab_set_error(lab, "unshare(CLONE_NEWUSER) for the lab's walls: %s", strerror(errno));
+        return lab_set_error(lab, "unshare(CLONE_NEWUSER) for the lab's walls: %s",
+                             strerror(errno));
     if ((write_file("/proc/self/setgroups", "deny") == -1 && errno != ENOENT) ||
         write_file("/proc/self/uid_map", "0 0 1\n") == -1 ||
         write_file("/proc/self/gid_map", "0 0 1\n") == -1)
