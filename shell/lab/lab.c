@@ -25,8 +25,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -38,7 +40,14 @@ const char *lab_error(const struct lab *lab)
 }
 
 /* Steps the keeper reports when it cannot start. */
-enum keeper_step { KEEPER_OK, KEEPER_PARENT_GONE, KEEPER_MOUNT_NS, KEEPER_PROTECT, KEEPER_MOUNT_PROC };
+enum keeper_step {
+    KEEPER_OK,
+    KEEPER_PARENT_GONE,
+    KEEPER_MOUNT_NS,
+    KEEPER_PROTECT,
+    KEEPER_MOUNT_PROC,
+    KEEPER_WALLS
+};
 struct keeper_report {
     int step;
     int error;
@@ -58,10 +67,12 @@ __attribute__((noreturn)) static void keeper_fail(int fd, int step, int error)
     _exit(1);
 }
 
+__attribute__((noreturn)) static void keeper_serve(int ready_fd);
+
 /* PID 1 of the lab. It ignores every signal it has no handler for (the kernel
  * protects a namespace's init), so blocking them all costs nothing and lets
  * it wait for SIGCHLD with sigwaitinfo(). */
-static void keeper_main(const struct lab *lab, int ready_fd)
+static void keeper_main(const struct lab *lab, int ready_fd, int go_fd)
 {
     sigset_t all;
 
@@ -75,10 +86,17 @@ static void keeper_main(const struct lab *lab, int ready_fd)
     int null = open("/dev/null", O_RDWR);
     for (int fd = 0; null != -1 && fd <= 2; fd++)
         dup2(null, fd);
-    if (dup2(ready_fd, 3) == -1)
+    if (dup2(ready_fd, 3) == -1 || dup2(go_fd, 4) == -1)
         _exit(1);
     ready_fd = 3;
-    io_close_fds_from(4);
+    io_close_fds_from(5);
+    /* With walls (lab_walls.c), the view and its procfs are built already:
+     * the keeper joins their locked copy. */
+    if (lab->walls_builder > 0) {
+        if (lab_walls_keeper_join(lab->walls_builder, 4) == -1)
+            keeper_fail(ready_fd, KEEPER_WALLS, errno);
+        keeper_serve(ready_fd);
+    }
     /* The examples and the directory commands start in stay in sight when
      * they lie under a scratch directory (a test's copy in /tmp). */
     const char *keep[] = {lab->examples_dir, lab->cwd, NULL};
@@ -93,8 +111,15 @@ static void keeper_main(const struct lab *lab, int ready_fd)
     /* This procfs shows the mounter's namespace: the lab's. */
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == -1)
         keeper_fail(ready_fd, KEEPER_MOUNT_PROC, errno);
+    keeper_serve(ready_fd);
+}
+
+/* Says it is ready, then reaps orphans for the life of the lab. */
+__attribute__((noreturn)) static void keeper_serve(int ready_fd)
+{
     keeper_report(ready_fd, KEEPER_OK, 0);
     close(ready_fd);
+    close(4);
     sigset_t chld;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
@@ -107,23 +132,45 @@ static void keeper_main(const struct lab *lab, int ready_fd)
 
 static int start_keeper(struct lab *lab)
 {
-    int pipefd[2];
+    int pipefd[2], go[2];
     struct keeper_report r = {KEEPER_OK, 0};
 
     if (pipe2(pipefd, O_CLOEXEC) == -1)
         return lab_set_error(lab, "pipe: %s", strerror(errno));
+    /* A socket, so that a keeper already gone means EPIPE, not SIGPIPE. */
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) == -1) {
+        close(pipefd[0]);
+        close(pipefd[1]);
+        return lab_set_error(lab, "pipe: %s", strerror(errno));
+    }
     fflush(NULL);
     lab->keeper = fork();
     if (lab->keeper == -1) {
         close(pipefd[0]);
         close(pipefd[1]);
+        close(go[0]);
+        close(go[1]);
         return lab_set_error(lab, "starting the lab's init (fork): %s", strerror(errno));
     }
     if (lab->keeper == 0) {
         close(pipefd[0]);
-        keeper_main(lab, pipefd[1]);
+        close(go[1]);
+        keeper_main(lab, pipefd[1], go[0]);
     }
     close(pipefd[1]);
+    close(go[0]);
+    /* The keeper waits for the locked copy of the view (lab_walls.c). */
+    int walls_rc = lab->walls_builder > 0 ? lab_walls_lock(lab, lab->keeper) : 0;
+    if (walls_rc == 0 && lab->walls_builder > 0 && send(go[1], "g", 1, MSG_NOSIGNAL) != 1)
+        walls_rc = lab_set_error(lab, "starting the lab's init: %s", strerror(errno));
+    close(go[1]);
+    if (walls_rc == -1) {
+        kill(lab->keeper, SIGKILL);
+        waitpid(lab->keeper, NULL, 0);
+        lab->keeper = 0;
+        close(pipefd[0]);
+        return -1;
+    }
     ssize_t n;
     while ((n = read(pipefd[0], &r, sizeof r)) == -1 && errno == EINTR)
         ;
@@ -136,6 +183,7 @@ static int start_keeper(struct lab *lab)
     const char *what = r.step == KEEPER_MOUNT_NS     ? "unshare(CLONE_NEWNS)"
                        : r.step == KEEPER_PROTECT    ? "making the host's files read-only in the lab"
                        : r.step == KEEPER_MOUNT_PROC ? "mounting the lab's procfs at /proc"
+                       : r.step == KEEPER_WALLS      ? "joining the lab's locked view"
                                                      : "starting the lab's init";
     return lab_set_error(lab, "%s: %s", what, r.error ? strerror(r.error) : "it ended early");
 }
@@ -205,6 +253,7 @@ static int prepare_environment(struct lab *lab, const struct lab_config *config)
 
 static void lab_free(struct lab *lab)
 {
+    lab_walls_end(lab);
     if (lab->keeper_mnt_fd != -1)
         close(lab->keeper_mnt_fd);
     if (lab->lab_pidns_fd != -1)
@@ -276,6 +325,7 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
     }
     lab->keeper_mnt_fd = lab->lab_pidns_fd = lab->host_mountinfo_fd = lab->host_root_fd = -1;
     lab->own_pidns_fd = lab->lab_proc_fd = -1;
+    lab->walls_cmd_fd = lab->walls_status_fd = -1;
     if (prepare_environment(lab, config) == -1 || enter_sandbox(lab, config) == -1)
         goto failed;
     lab->host_mounts_at_open = lab_host_mount_table(lab->host_mountinfo_fd);
@@ -285,6 +335,10 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
         goto failed;
     }
     lab->own_pidns_fd = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+    /* Walls the learner cannot take down (lab_walls.c): before the PID
+     * namespace, which the further user namespace is to own. */
+    if (lab->route == LAB_ROUTE_USER_NAMESPACE && lab_walls_start(lab) == -1)
+        goto failed;
     if (unshare(CLONE_NEWPID) == -1) {
         lab_set_error(lab, "unshare(CLONE_NEWPID): %s%s", strerror(errno),
                       errno == EINVAL ? " (a process can open only one lab)" : "");
@@ -292,6 +346,7 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
     }
     if (start_keeper(lab) == -1 || open_keeper_namespaces(lab) == -1)
         goto failed;
+    lab_walls_end(lab);
     return lab;
 
 failed:
@@ -337,6 +392,20 @@ static void end_keeper(struct lab *lab, FILE *report)
     lab->keeper = 0;
 }
 
+/* What was checked, and no more; on a terminal too narrow for it (the
+ * shell wraps its own text), in two lines. */
+static void say_verdict(FILE *report)
+{
+    static const char verdict[] = "no process, mount or /procN left by the lab";
+    struct winsize ws;
+    int fd = fileno(report);
+    if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 &&
+        ws.ws_col < sizeof verdict - 1)
+        fprintf(report, "no process, mount or /procN\nleft by the lab\n");
+    else
+        fprintf(report, "%s\n", verdict);
+}
+
 int lab_close(struct lab *lab, FILE *report)
 {
     int rc = 0;
@@ -366,7 +435,7 @@ int lab_close(struct lab *lab, FILE *report)
     if (lab_host_differences(lab, report) == -1)
         differences++;
     if (differences == 0 && report != NULL)
-        fprintf(report, "host unchanged by the lab\n");
+        say_verdict(report);
     if (report != NULL)
         fflush(report);
     lab_free(lab);

@@ -9,7 +9,9 @@
  *          │   │       is a child subreaper, so everything the command starts
  *          │   │       stays below it; kills all of it when the command ends
  *          │   └─ /bin/sh -c COMMAND (and whatever it starts)
- *          └─ sweeper  lab_cleanup(): kills, unmounts, removes, reports
+ *          ├─ sweeper  lab_cleanup(): kills, unmounts, removes, reports
+ *          └─ builder  user-namespace route, during lab_open() only: builds the
+ *                      read-only view and its locked copy (lab_walls.c)
  */
 #ifndef PIDNS_TUTOR_LAB_INTERNAL_H
 #define PIDNS_TUTOR_LAB_INTERNAL_H
@@ -40,6 +42,8 @@ struct lab {
                              right even if a command mounts something over /proc */
     int host_mountinfo_fd;
     int host_root_fd;
+    pid_t walls_builder; /* lab_walls.c: builds the view, until the keeper is in */
+    int walls_cmd_fd, walls_status_fd;
     char *host_mounts_at_open; /* normalised host mount table */
     char *host_root_at_open;   /* sorted names in the host's / */
     unsigned *baseline_mounts; /* mount ids of the keeper's namespace at open */
@@ -108,6 +112,19 @@ int lab_host_differences(struct lab *lab, FILE *report);
 char *lab_host_mount_table(int mountinfo_fd);
 /* The names in a directory, sorted, one a line. */
 char *lab_dir_listing(int dirfd);
+
+/* lab_walls.c (used by lab.c; uses sandbox.c and lab_util.c) */
+/* Forks the builder, which builds the read-only view in a mount namespace of
+ * the sandbox's user namespace, then moves the shell into a further user
+ * namespace (its root the same user): call before unshare(CLONE_NEWPID). */
+int lab_walls_start(struct lab *lab);
+/* Once the keeper is forked (and waits): the builder mounts the lab's procfs
+ * in the view and makes the locked copy the keeper is to join. */
+int lab_walls_lock(struct lab *lab, pid_t keeper);
+/* In the keeper: waits for a byte on go_fd, then joins the locked copy. */
+int lab_walls_keeper_join(pid_t builder, int go_fd);
+/* Ends the builder (the keeper holds the copy by then); closes its pipes. */
+void lab_walls_end(struct lab *lab);
 
 /* lab_run.c */
 struct lab_runner_spec {

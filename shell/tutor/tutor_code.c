@@ -70,14 +70,15 @@ static int copy_file(const char *src, const char *dest, mode_t mode)
     return rc;
 }
 
-/* mkdir -p of the directories above path, given to the learner under sudo. */
-static int make_parents(struct shell *sh, const char *path)
+/* mkdir -p of the directories above path (those made get mode), given to the
+ * learner under sudo. */
+static int make_parents(struct shell *sh, const char *path, mode_t mode)
 {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
     for (char *s = strchr(dir + 1, '/'); s != NULL; s = strchr(s + 1, '/')) {
         *s = '\0';
-        if (mkdir(dir, 0755) == 0)
+        if (mkdir(dir, mode) == 0 && chmod(dir, mode) == 0) /* chmod: past the umask */
             progress_own(&sh->progress, dir);
         else if (errno != EEXIST)
             return -1;
@@ -96,7 +97,9 @@ int tutor_code_prepare(struct shell *sh, const struct lesson_block *ex)
     }
     if (access(file, F_OK) == 0)
         return 0;
-    if (make_parents(sh, file) == -1 || copy_file(ex->program_path, file, 0644) == -1) {
+    /* The learner's answers, theirs alone: classmates on the machine cannot
+     * read them (a directory 0700, files 0600). */
+    if (make_parents(sh, file, 0700) == -1 || copy_file(ex->program_path, file, 0600) == -1) {
         shell_error(sh, "cannot create %s: %s", file, strerror(errno));
         return -1;
     }
@@ -215,7 +218,7 @@ static int put_in_lab(struct shell *sh, const struct lesson_block *ex, const cha
     /* Replaced, not rewritten: a run of the old one may still hold it. */
     char tmp[PATH_MAX + 8];
     snprintf(tmp, sizeof tmp, "%s.new", dest);
-    if (make_parents(sh, dest) == -1 || copy_file(program, tmp, 0755) == -1 ||
+    if (make_parents(sh, dest, 0755) == -1 || copy_file(program, tmp, 0755) == -1 ||
         rename(tmp, dest) == -1) {
         shell_error(sh, "cannot put the program into the lab at %s: %s", inside, strerror(errno));
         unlink(tmp);

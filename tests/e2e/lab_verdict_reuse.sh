@@ -11,7 +11,7 @@
 # survivors begins (lab_find_survivors), and the test, as the classmate,
 # makes mount namespaces one after the other, each held by a sleep, until
 # one gets the lab's number (or 60 have not). There the number must still
-# be the lab's (not one of ours), and the verdict "host unchanged by the
+# be the lab's (not one of ours), and the verdict "no process, mount or /procN left by the
 # lab". The control stops the tutor once that search is over
 # (lab_host_differences): there the number is free and the classmate gets
 # it, which shows the grab works, and the verdict still holds.
@@ -69,7 +69,7 @@ show() {
 }
 
 play during lab_find_survivors
-if [ "$(grabbed during)" = no ] && said during "host unchanged by the lab"; then
+if [ "$(grabbed during)" = no ] && said during "no process, mount or /procN left by the lab"; then
     ok "while the tutor looks for survivors the lab's mount namespace keeps its number, and the verdict is the lab's"
 else
     bad "the lab's number went to a classmate's namespace during the search, or the verdict failed"
@@ -77,7 +77,7 @@ else
 fi
 
 play after lab_host_differences
-if [ "$(grabbed after)" = yes ] && said after "host unchanged by the lab"; then
+if [ "$(grabbed after)" = yes ] && said after "no process, mount or /procN left by the lab"; then
     ok "control: once the search is over the number is free, a classmate's namespace gets it, and the verdict holds"
 else
     bad "control: the classmate did not get the lab's freed number after the search, or the verdict failed"

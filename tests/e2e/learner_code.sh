@@ -77,7 +77,7 @@ expect The reference solution
 expect One process, two PIDs
 expect pidns-tutor (1:5/5)> 
 send quit\r
-expect host unchanged by the lab
+expect no process, mount or /procN left by the lab
 exit 0
 X
 check "a coding exercise: the gap fails, a compile error shows file:line, a wrong program fails with its hint, the right one passes beside the reference" [ $? -eq 0 ]
@@ -104,7 +104,7 @@ expect (your version is kept as
 expect Your file is as the exercise gave it again.
 expect pidns-tutor (1:5/5)> 
 send quit\r
-expect host unchanged by the lab
+expect no process, mount or /procN left by the lab
 exit 0
 X
 check "watch builds and checks on every save, until the check passes; reset-file -y brings the file back" [ $? -eq 0 ]

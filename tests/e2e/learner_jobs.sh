@@ -67,7 +67,7 @@ shell $OBSERVE unmounted /proc7
 send status\r
 expect Nothing runs in the background.
 send quit\r
-expect host unchanged by the lab
+expect no process, mount or /procN left by the lab
 exit 0
 X
 check "sh CMD &: a job of the lab (status, its output, cleanup), as the kernel shows it" [ $? -eq 0 ]
@@ -97,7 +97,7 @@ expect [2]  running
 expect pidns_init_sleep /proc8
 expect pidns-tutor> 
 send \x04
-expect host unchanged by the lab
+expect no process, mount or /procN left by the lab
 exit 0
 X
 check "sh a & b: a is a job, b in the foreground; Ctrl-C stops b only; run PROG & too" [ $? -eq 0 ]
@@ -117,7 +117,7 @@ expect part-end
 expect still running
 expect pidns-tutor> 
 send quit\r
-expect host unchanged by the lab
+expect no process, mount or /procN left by the lab
 exit 0
 X
 check "the still-running note: a 7 s command gets it (once), a 1 s one not" [ $? -eq 0 ]
@@ -142,7 +142,7 @@ if [ "$(id -u)" -eq 0 ]; then
     check "as nobody: sh CMD & is a job" grep -qE '^\[1\] +running .* pidns_init_sleep /proc9$' "$scratch/nobody.out"
     check "as nobody: it outlives the next command" [ "$(grep -cE '^\[1\] +running' "$scratch/nobody.out")" -eq 2 ]
     check "as nobody: cleanup stops it" grep -q '^stopped job \[1\] pidns_init_sleep /proc9' "$scratch/nobody.out"
-    check "as nobody: host unchanged" grep -q "host unchanged by the lab" "$scratch/nobody.out"
+    check "as nobody: no process, mount or /procN left" grep -q "no process, mount or /procN left by the lab" "$scratch/nobody.out"
     check "as nobody: nothing left" nothing_left "pidns_init_sleep /proc9"
 fi
 

@@ -91,7 +91,7 @@ X
     echo "$lesson5_to_step3"
     cat <<'X'
 send quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 } | drive l1_then_l5 --lessons lessons
@@ -122,7 +122,7 @@ X
 send \r
 expect (5:4/4)> 
 send quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 } | drive quit_at_exercise --lessons lessons
@@ -143,7 +143,7 @@ expect (5:4/4)>
 send check\r
 expect Passed
 send quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 check "resumed at step 4 with the replay line; the chain runs again (State of /proc0/1); the check fails, then passes after the solution" [ $? -eq 0 ]
@@ -164,7 +164,7 @@ send sh echo again: sleeps=$(pgrep -c -x sleep) chains=$(pgrep -c -x multi_pidns
 expect (5:1/4)> 
 sleep 500
 send quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 set -- $(max_marked_during sleep "$DRIVE" -t 30 -w 100 -o "$scratch/again.out" "$scratch/again.script" \
@@ -188,7 +188,7 @@ X
 send sh echo extra: sleeps=$(pgrep -c -x sleep)\r
 expect (5:3/4)> 
 send quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 } | drive extra_program --lessons lessons

@@ -32,7 +32,7 @@ send in the LAB\r
 expect Answer 2 is right.
 expect pidns-tutor (1:1/3)> 
 send quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 check "help and ps at a quiz run, then the quiz is asked again; a quiz takes an answer's text" [ $? -eq 0 ]
@@ -71,7 +71,7 @@ expect your prediction>
 send quit\r
 expect (the question is left unanswered: running `quit`)
 expect Cleaned up: stopped
-expect host unchanged by the lab
+expect no process, mount or /procN left by the lab
 exit 0
 X
 rc=$?
@@ -104,7 +104,7 @@ absent reads like a command
 expect Not what the lesson expects (1)
 expect pidns-tutor (1:2/3)> 
 send quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 check "a command line typed as an answer is told how to run it (sh); one word alone is a guess, without a note" [ $? -eq 0 ]
@@ -124,7 +124,7 @@ expect (the question is left unanswered: running `lesson 2`)
 expect Lesson 2: After the questions
 expect pidns-tutor (2:1/1)> 
 send quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 check "lesson 2 at a prediction starts lesson 2" [ $? -eq 0 ]
@@ -137,7 +137,7 @@ expect your answer (number)>
 send \x04
 expect (the question is left unanswered: Ctrl-D leaves)
 absent Answer 2 is right.
-expect host unchanged by the lab
+expect no process, mount or /procN left by the lab
 exit 0
 X
 check "Ctrl-D at a quiz leaves the tutorial (exit 0)" [ $? -eq 0 ]
@@ -221,7 +221,7 @@ send help ps\r
 expect `ps --all`
 expect pidns-tutor> 
 send quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 rc=$?

@@ -62,7 +62,7 @@ send check\r
 expect Passed
 expect (1:4/5)> 
 send quit\r
-expect host unchanged by the lab
+expect no process, mount or /procN left by the lab
 exit 0
 X
 check "lesson 1: next at a prediction, help and a wrong number at the quiz, a wrong attempt at the exercise" [ $? -eq 0 ]
@@ -116,7 +116,7 @@ send check\r
 expect Passed
 expect (5:4/4)> 
 send quit\r
-expect host unchanged by the lab
+expect no process, mount or /procN left by the lab
 exit 0
 X
 check "lesson 5: sh CMD & at step 2, a wrong quiz number, a wrong attempt at the exercise" [ $? -eq 0 ]

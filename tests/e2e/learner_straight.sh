@@ -9,7 +9,7 @@
 # solution (read from the lesson's [.solution]) and `check`. The learner must
 # see one "(stopped N programs left running, unmounted /proc0-/proc2)" line, every
 # step as the lesson has it, every check passed, the lesson finished, and at
-# the end "host unchanged by the lab"; nothing of ours may be left running.
+# the end "no process, mount or /procN left by the lab"; nothing of ours may be left running.
 # As root every lesson; as nobody (a staged copy, the unprivileged route)
 # a few. Sessions run three at a time, each with its own XDG_STATE_HOME.
 #

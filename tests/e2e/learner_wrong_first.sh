@@ -73,7 +73,7 @@ for dir in "$scratch"/case*; do
     if grep -q 'not what the lesson expected\|(the command failed' "$out"; then
         why="$why; the debrief differs from the lesson: $(grep -A 3 'not what the lesson expected\|(the command failed' "$out" | tr '\n' '|')"
     fi
-    grep -q 'host unchanged by the lab' "$out" || why="$why; no 'host unchanged by the lab', the last lines: $(tail -n 3 "$out" | tr '\n' '|')"
+    grep -q 'no process, mount or /procN left by the lab' "$out" || why="$why; no 'no process, mount or /procN left by the lab', the last lines: $(tail -n 3 "$out" | tr '\n' '|')"
     if [ -z "$why" ]; then
         ok "$name: $([ "$verdicts" = NPP ] && echo 'the solution passes over what the wrong try left' || echo 'told to start clean with `again`, then passes')"
     else

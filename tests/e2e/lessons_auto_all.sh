@@ -39,9 +39,9 @@ verdict() { # $1 = name
     rc=$(cat "$scratch/$name.rc")
     refused=$(grep -c "^  (wrong attempt '" "$scratch/$name.out")
     if [ "$rc" -eq 0 ] && grep -q -- "--auto: $count lesson(s) run, 0 failed" "$scratch/$name.out" &&
-        grep -q "host unchanged" "$scratch/$name.out" && [ "$before" = "$after" ] &&
+        grep -q "no process, mount or /procN left" "$scratch/$name.out" && [ "$before" = "$after" ] &&
         [ "$refused" -eq "$wrongs" ]; then
-        echo "ok   --auto all, $name: $count lessons passed, their checks refused all $wrongs wrong attempts, host unchanged"
+        echo "ok   --auto all, $name: $count lessons passed, their checks refused all $wrongs wrong attempts, no process, mount or /procN left"
     else
         echo "FAIL --auto all, $name (exit status $rc; $refused of $wrongs wrong attempts refused; host /procN mounts $before before, $after after); the failing steps:"
         grep -B 3 -E 'FAILED|not what the lesson expected|failed' "$scratch/$name.out" | head -40

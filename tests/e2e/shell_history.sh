@@ -19,7 +19,7 @@ expect (1:1/2)>
 send \r
 expect (1:2/2)> 
 send \x04
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 check "first session" [ $? -eq 0 ]

@@ -29,7 +29,7 @@ expect :clone
 send \x15sh ls -d /pro\t
 expect /proc/
 send \x15quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 check "Tab completes commands, lesson names and example names" [ $? -eq 0 ]
@@ -122,7 +122,7 @@ expect (1:done)>
 send lessons\r
 expect [done]
 send quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 check "a whole small lesson: predict, run, expect, exercise, hint, check, quiz" [ $? -eq 0 ]
@@ -149,7 +149,7 @@ expect pidns-tutor (1:1/2)>
 send \r
 expect after the slow step
 send quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 check "Ctrl-C cancels the line, the running command and the step; the shell survives" [ $? -eq 0 ]
@@ -165,7 +165,7 @@ send sh mkdir /proc3\r
 expect # mkdir /proc3
 expect pidns-tutor (2:1/2)> 
 send \x04
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 check "Ctrl-D cleans up (background job, /proc3) and gives the verdict" [ $? -eq 0 ]
@@ -188,7 +188,7 @@ expect S (sleeping)
 expect pidns-tutor> 
 absent lab's init
 send quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 check "a signal to the lab's init gets a note on why it was ignored; kill -0 and other lines none" [ $? -eq 0 ]
@@ -208,7 +208,7 @@ send cleanup -v\r
 expect removed directory /proc2
 expect pidns-tutor> 
 send quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 check "names: a session with a job, ps, tree and cleanup" [ $? -eq 0 ]
@@ -247,7 +247,7 @@ expect pidns-tutor>
 send cleanup\r
 expect Nothing to clean up
 send quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 check "cleanup: one summary line; -v for each; never a job that had ended" [ $? -eq 0 ]
@@ -315,7 +315,7 @@ expect your answer (number)>
 send 2\r
 expect (1:2/2)> 
 send quit\r
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
 check "hints never contradict the check; \"done already\" only while the check passes (again and back run the step afresh)" [ $? -eq 0 ]

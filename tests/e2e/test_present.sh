@@ -62,7 +62,7 @@ say() { printf '%s\n' "$1"; } # dash's echo would turn \r into a carriage return
     echo "expect End of lesson $n"
     echo "expect [Enter: close the lab"
     say 'send \r'
-    echo "expect host unchanged"
+    echo "expect no process, mount or /procN left"
     echo "exit 0"
 } >"$tmp/plan"
 if present whole 48 <"$tmp/plan"; then
@@ -98,10 +98,10 @@ send \r
 expect [Enter: next step
 send \x03
 expect (presentation stopped)
-expect host unchanged
+expect no process, mount or /procN left
 exit 0
 X
-    ok "Ctrl-C at a pause leaves: the lab cleaned up, the host unchanged"
+    ok "Ctrl-C at a pause leaves: the lab cleaned up, no process, mount or /procN left"
 else
     not_ok "Ctrl-C at a pause leaves cleanly" "$(tail -n 15 "$tmp/ctrl_c.drive")"
 fi

@@ -10,7 +10,7 @@
 # /root/main (mode 700, as a newcomer's would be) and, as root and with no
 # terminal, the README's commands run one after the other:
 #
-#   make run     with `quit` typed: the tutorial starts and leaves the host unchanged
+#   make run     with `quit` typed: the tutorial starts and leaves no process, mount or /procN
 #   make check   every test passes, none skipped
 #
 # Each step is reported with its time; the exit status says whether all passed.
@@ -62,7 +62,7 @@ inside() {
     failed=""
     for s in $FRESH_STEPS; do
         case $s in
-        make-run) step "make run, typing quit" "echo quit | make run" "^host unchanged" \
+        make-run) step "make run, typing quit" "echo quit | make run" "^no process, mount or /procN left" \
             "^pidns-tutor: |^make: \*\*\*" ;;
         # Every test runs: no skip, whatever the runner (cmocka, TAP, a script).
         make-check) step "make check" "make check </dev/null" \

@@ -265,7 +265,7 @@ static int close_unchanged(void *arg)
     EXPECT(lab_close(lab, report) == 0, "unchanged");
     EXPECT(tl_now() - t0 < 0.5, "closed in %.0f ms", (tl_now() - t0) * 1000);
     fflush(report);
-    EXPECT(strstr(text, "host unchanged by the lab\n") != NULL, "the verdict:\n%s", text);
+    EXPECT(strstr(text, "no process, mount or /procN left by the lab\n") != NULL, "the verdict:\n%s", text);
 out:
     if (report != NULL)
         fclose(report);
@@ -284,7 +284,7 @@ static void test_close_says_host_unchanged(void **state)
  * change it without touching the real host: a sibling process, outside the
  * lab, mounts a tmpfs and makes a directory there while the lab is open (as
  * another program on the machine would). That is not the lab's doing: told
- * neutrally, and the verdict stays "host unchanged". Negative control: a
+ * neutrally, and the verdict stays "no process, mount or /procN left". Negative control: a
  * process left in the lab's mount namespace (a real leftover) fails it. */
 static int close_changed(void *arg)
 {
@@ -339,10 +339,10 @@ static int close_changed(void *arg)
                strstr(text, "host changed") == NULL,
            "each difference named, neutrally:\n%s", text);
     if (leave_one)
-        EXPECT(strstr(text, "survived the lab") != NULL && strstr(text, "host unchanged") == NULL,
+        EXPECT(strstr(text, "survived the lab") != NULL && strstr(text, "no process, mount or /procN left") == NULL,
                "the leftover fails the verdict:\n%s", text);
     else
-        EXPECT(strstr(text, "host unchanged by the lab\n") != NULL, "the verdict:\n%s", text);
+        EXPECT(strstr(text, "no process, mount or /procN left by the lab\n") != NULL, "the verdict:\n%s", text);
 out:
     if (leftover > 0) {
         kill(leftover, SIGKILL);

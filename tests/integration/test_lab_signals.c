@@ -59,7 +59,7 @@ static int interrupted_run(void *arg)
     EXPECT(tl_now() - t0 < 1.5, "before it would have settled (%.0f ms)", (tl_now() - t0) * 1000);
     EXPECT(lt_count_pids(lab_path(lab, "/proc"), 0) == 1, "only the keeper is left");
     EXPECT(lab_run(lab, "true", 1, 2) == 0, "the shell lives on and runs commands");
-    EXPECT(lab_close(lab, NULL) == 0, "host unchanged");
+    EXPECT(lab_close(lab, NULL) == 0, "no process, mount or /procN left");
 out:
     return failed;
 }
@@ -124,7 +124,7 @@ static int background_run(void *arg)
     usleep(300000);
     EXPECT(lab_jobs(lab, &jobs) == 1 && jobs[0].running, "the job runs on");
     EXPECT(lt_count_pids(lab_path(lab, "/proc"), 0) > 2, "its processes too");
-    EXPECT(lab_close(lab, NULL) == 0, "host unchanged");
+    EXPECT(lab_close(lab, NULL) == 0, "no process, mount or /procN left");
 out:
     return failed;
 }

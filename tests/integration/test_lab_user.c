@@ -40,7 +40,7 @@ static int article_session(void *arg)
     lt_tell(fd, "%s", text);
     EXPECT(strstr(text, "/proc2/1\nName:\tsleep\nPid:\t1\nPPid:\t0\n") != NULL,
            "the namespace's init seen at /proc2:\n%s", text);
-    EXPECT(lab_close(lab, NULL) == 0, "host unchanged");
+    EXPECT(lab_close(lab, NULL) == 0, "no process, mount or /procN left");
 out:
     return failed;
 }
@@ -105,7 +105,7 @@ static int hold_for_nsenter(void *arg)
     EXPECT(lab_start(lab, cmd, 2, &status, &job) == 1, "a nested namespace");
     lt_tell(o->tell_fd, "%s\n", lab_nsenter_command(lab));
     EXPECT(read(o->done_fd, &done, 1) >= 0, "the test is done");
-    EXPECT(lab_close(lab, NULL) == 0, "host unchanged");
+    EXPECT(lab_close(lab, NULL) == 0, "no process, mount or /procN left");
 out:
     return failed;
 }
@@ -291,7 +291,7 @@ static int root_without_cap_sys_admin(void *arg)
     lab = lt_open(0);
     EXPECT(lab != NULL && lab_route(lab) == LAB_ROUTE_USER_NAMESPACE, "the user-namespace route");
     EXPECT(strcmp(lt_capture(lab, "cat /proc/1/comm", NULL), "lab-init\n") == 0, "a working lab");
-    EXPECT(lab_close(lab, NULL) == 0, "host unchanged");
+    EXPECT(lab_close(lab, NULL) == 0, "no process, mount or /procN left");
 out:
     return failed;
 }
