@@ -74,6 +74,16 @@ static void record(struct shell *sh)
     }
 }
 
+int tutor_next_unfinished(struct shell *sh, int from)
+{
+    for (size_t k = 0; k < sh->lesson_count; k++) {
+        size_t i = ((size_t)(from > 0 ? from : 0) + k) % sh->lesson_count;
+        if (!progress_entry_done(progress_get(&sh->progress, sh->lessons[i].id)))
+            return (int)i;
+    }
+    return -1;
+}
+
 void tutor_enter(struct shell *sh, int index, int step)
 {
     sh->lesson_index = index;
