@@ -309,14 +309,23 @@ int cmd_where(struct shell *sh, int argc, char **argv)
         return SHELL_OK;
     }
     const struct lesson *l = &sh->lessons[sh->lesson_index];
+    const struct progress_entry *e = progress_get(&sh->progress, l->id);
+    int first, skipped = progress_skipped(e, &first);
+    if (sh->lesson_finished && skipped > 0) {
+        render_textf(&sh->render, RENDER_PLAIN,
+                     "Lesson %d, %s: finished, %d exercise%s skipped (step %d%s): `lesson %d` "
+                     "goes back to it.",
+                     l->number, l->title, skipped, skipped == 1 ? "" : "s", first + 1,
+                     skipped == 1 ? "" : " first", l->number);
+        return SHELL_OK;
+    }
     if (sh->lesson_finished) {
-        render_textf(&sh->render, RENDER_PLAIN, "Lesson %d, %s: finished.", l->number, l->title);
+        render_textf(&sh->render, RENDER_PLAIN, "Lesson %d, %s: done.", l->number, l->title);
         return SHELL_OK;
     }
     render_textf(&sh->render, RENDER_PLAIN, "Lesson %d, %s: step %d of %zu, %s.", l->number,
                  l->title, sh->step_index + 1, l->step_count, l->steps[sh->step_index].title);
     const struct lesson_block *ex = tutor_current_exercise(sh);
-    const struct progress_entry *e = progress_get(&sh->progress, l->id);
     int passed = e != NULL && sh->step_index < PROGRESS_STEPS_MAX &&
                  (e->checked & (1ul << sh->step_index));
     if (ex != NULL && passed)

@@ -145,7 +145,7 @@ void progress_open(struct progress *p, const char *dir, FILE *warn)
     }
 }
 
-struct progress_entry *progress_get(struct progress *p, const char *id)
+struct progress_entry *progress_get(const struct progress *p, const char *id)
 {
     for (size_t i = 0; i < p->count; i++)
         if (strcmp(p->entries[i].id, id) == 0)

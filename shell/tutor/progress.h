@@ -57,7 +57,7 @@ int progress_home(char *buf, size_t len);
 void progress_open(struct progress *p, const char *dir, FILE *warn);
 
 /* The entry of a lesson, or NULL. */
-struct progress_entry *progress_get(struct progress *p, const char *id);
+struct progress_entry *progress_get(const struct progress *p, const char *id);
 /* The entry of a lesson, created (step 0) if missing. NULL only on ENOMEM. */
 struct progress_entry *progress_entry(struct progress *p, const char *id);
 /* 1 when the lesson is done: finished, no exercise skipped. */

@@ -22,7 +22,10 @@ void tutor_prompt(const struct shell *sh, char *buf, size_t len)
         return;
     }
     const struct lesson *l = &sh->lessons[sh->lesson_index];
-    if (sh->lesson_finished)
+    int skipped = progress_skipped(progress_get(&sh->progress, l->id), NULL);
+    if (sh->lesson_finished && skipped > 0) /* not "done": an exercise was skipped */
+        snprintf(buf, len, "pidns-tutor (%d:finished, %d skipped)> ", l->number, skipped);
+    else if (sh->lesson_finished)
         snprintf(buf, len, "pidns-tutor (%d:done)> ", l->number);
     else
         snprintf(buf, len, "pidns-tutor (%d:%d/%zu)> ", l->number, sh->step_index + 1,

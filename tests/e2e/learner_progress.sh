@@ -19,6 +19,7 @@
 #   format1   a progress file of the old format (written by the tutor before
 #             skips were recorded) whose exercise never passed: skipped
 #   welcome   "Welcome back" names the next lesson not done, and where in it
+#   prompt    the prompt after a lesson left with a skip does not say done
 #   replay    on a terminal, `lesson 1` for a lesson done asks before a replay
 #
 # Run against an older build (PIDNS_TUTOR_BUILD=DIR), each case fails: that
@@ -45,12 +46,14 @@ after() { awk -v m="$2" 'index($0, m) { n = NR } END { print n + 0 }' "$scratch/
     tail -n +"$(($(cat "$scratch/at") + 1))" "$scratch/$1.out" | grep -qF -- "$3"; }
 
 fresh
-printf 'lesson 1\nnext\nnext\nlessons\n' | play skip
+printf 'lesson 1\nnext\nnext\nlessons\nwhere\n' | play skip
 check "skip: \`next\` past an exercise says it is skipped" has skip "(exercise skipped: it has not passed"
 check "skip: the lesson ends 'finished, 1 exercise skipped', not 'finished:'" \
     sh -c "grep -qF 'Lesson 1 finished, 1 exercise skipped (step 2)' '$scratch/skip.out' && ! grep -qF 'Lesson 1 finished: ' '$scratch/skip.out'"
 check "skip: \`lessons\` shows it finished with 1 skipped, never [done]" \
     sh -c "grep -Eq '^\[finished, 1 skipped\] +1 ' '$scratch/skip.out' && ! grep -qF '[done]' '$scratch/skip.out'"
+check "skip: \`where\` says finished with the exercise skipped, not done" \
+    has skip "Lesson 1, A tiny lesson: finished, 1 exercise skipped (step 2): \`lesson 1\` goes"
 check "skip: the progress file records the skip (step 2: skipped 2)" \
     grep -qx 'lesson 01-tiny step 0 finished 1 checked 0 skipped 2' "$progress"
 
@@ -132,6 +135,24 @@ send quit\r
 exit 0
 X
 check "welcome: a finished lesson with a skip: named, with the step of the skip" [ $? -eq 0 ]
+
+# prompt: on a terminal, the prompt of a lesson left with a skip is not "done".
+fresh
+drive prompt --lessons "$LESSONS" <<'X'
+expect pidns-tutor> 
+send lesson 1\r
+expect your prediction> 
+send hello\r
+expect (1:1/2)> 
+send \r
+expect (1:2/2)> 
+send \r
+expect exercise skipped
+expect (1:finished, 1 skipped)> 
+send quit\r
+exit 0
+X
+check "prompt: a lesson left with a skip: (1:finished, 1 skipped), not (1:done)" [ $? -eq 0 ]
 
 # replay: on a terminal `lesson 1` for a lesson done asks; No keeps all as it
 # was, Yes replays from step 1.
