@@ -208,8 +208,8 @@ static int finish_lesson(struct shell *sh)
     sh->lesson_finished = 1;
     if (skipped == 0)
         render_textf(&sh->render, RENDER_GOOD, "Lesson %d finished: %s.", l->number, l->title);
-    else
-        render_textf(&sh->render, RENDER_NOTE,
+    else /* a plain line where "finished" is a good one: not done */
+        render_textf(&sh->render, RENDER_PLAIN,
                      "Lesson %d finished, %d exercise%s skipped (step %d%s): it is done once "
                      "%s; `lesson %d` goes back to %s.",
                      l->number, skipped, skipped == 1 ? "" : "s", first + 1,
