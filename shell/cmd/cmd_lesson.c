@@ -193,7 +193,15 @@ int cmd_lesson(struct shell *sh, int argc, char **argv)
     return start_lesson(sh, index);
 }
 
-/* The last step was passed: mark the lesson done, clean the lab up. */
+/* The lesson after the current one to suggest: the next not done (a lesson
+ * done is not offered again), or -1 when no other is left. */
+static int next_after(struct shell *sh)
+{
+    int next = tutor_next_unfinished(sh, sh->lesson_index + 1);
+    return next == sh->lesson_index ? -1 : next;
+}
+
+/* The last step was passed: mark the lesson finished, clean the lab up. */
 static int finish_lesson(struct shell *sh)
 {
     const struct lesson *l = &sh->lessons[sh->lesson_index];
@@ -218,13 +226,27 @@ static int finish_lesson(struct shell *sh)
     if (sh->lab != NULL)
         tutor_cleanup(sh, 0);
     tee_reap(200);
-    if ((size_t)sh->lesson_index + 1 < sh->lesson_count)
+    int next = next_after(sh);
+    if (next >= 0)
         render_textf(&sh->render, RENDER_NOTE, "Next: lesson %d, %s (Enter or `next`).",
-                     sh->lessons[sh->lesson_index + 1].number,
-                     sh->lessons[sh->lesson_index + 1].title);
-    else
-        render_text(&sh->render, RENDER_NOTE, "That was the last lesson. Well done.");
+                     sh->lessons[next].number, sh->lessons[next].title);
+    else if (skipped == 0)
+        render_text(&sh->render, RENDER_NOTE, "That was the last lesson to do. Well done.");
     return SHELL_OK;
+}
+
+/* `next` past an exercise that has not passed: marked skipped, and said. */
+static void skip_exercise(struct shell *sh, const struct lesson *l)
+{
+    struct progress_entry *e = progress_entry(&sh->progress, l->id);
+    unsigned long bit = sh->step_index < PROGRESS_STEPS_MAX ? 1ul << sh->step_index : 0;
+    if (e == NULL || bit == 0 || (e->checked & bit))
+        return;
+    progress_mark_skipped(e, sh->step_index);
+    progress_save(&sh->progress, stderr);
+    render_text(&sh->render, RENDER_NOTE,
+                "(exercise skipped: it has not passed, so `lessons` shows it skipped and the "
+                "lesson is not done until it passes; `back` returns to it)");
 }
 
 int cmd_next(struct shell *sh, int argc, char **argv)
@@ -233,23 +255,16 @@ int cmd_next(struct shell *sh, int argc, char **argv)
     (void)argv;
     const struct lesson *l = &sh->lessons[sh->lesson_index];
     if (sh->lesson_finished) {
-        if ((size_t)sh->lesson_index + 1 >= sh->lesson_count) {
-            render_text(&sh->render, RENDER_NOTE, "No more lessons: `lessons` lists them all.");
+        int next = next_after(sh);
+        if (next < 0) {
+            render_text(&sh->render, RENDER_NOTE,
+                        "No other lesson left to do: `lessons` lists them all.");
             return SHELL_OK;
         }
-        return start_lesson(sh, sh->lesson_index + 1);
+        return start_lesson(sh, next);
     }
-    if (tutor_current_exercise(sh) != NULL && !sh->auto_mode && !sh->presenting) {
-        struct progress_entry *e = progress_entry(&sh->progress, l->id);
-        unsigned long bit = sh->step_index < PROGRESS_STEPS_MAX ? 1ul << sh->step_index : 0;
-        if (e != NULL && bit != 0 && !(e->checked & bit)) {
-            progress_mark_skipped(e, sh->step_index);
-            progress_save(&sh->progress, stderr);
-            render_text(&sh->render, RENDER_NOTE,
-                        "(exercise skipped: it has not passed, so `lessons` shows it skipped "
-                        "and the lesson is not done until it passes; `back` returns to it)");
-        }
-    }
+    if (tutor_current_exercise(sh) != NULL && !sh->auto_mode && !sh->presenting)
+        skip_exercise(sh, l);
     if (sh->step_index + 1 >= (int)l->step_count)
         return finish_lesson(sh);
     sh->step_index++;

@@ -45,7 +45,7 @@ const struct command command_table[] = {
         .summary = "go to the next step (Enter on an empty line does the same)",
         .help = "Shows the next step of the current lesson. Leaving an exercise that has not "
                 "passed marks it skipped (`back` returns to it). At the end of a lesson the lab "
-                "is cleaned up and the next lesson is suggested.",
+                "is cleaned up and the next lesson not done yet is suggested.",
         .handler = cmd_next,
         .completer = complete_nothing,
         .max_args = 0,

@@ -14,6 +14,7 @@
 #   where     `where` after a pass says passed, not "waiting for check"
 #   done      `lesson 1` for a lesson done: says so, restarts nothing;
 #             `lesson 1 again` replays it, and it stays done
+#   after     the lesson suggested after a finish is one not done
 #   resume    a resumed lesson says in one line what it did not restore, and
 #             that is true: the learner's file and program are gone
 #   format1   a progress file of the old format (written by the tutor before
@@ -95,6 +96,15 @@ check "done: it names the next unfinished lesson" has done "Next unfinished: \`l
 check "done: \`lesson 1\` alone restarts nothing; \`lesson 1 again\` replays from step 1" \
     one_replay
 check "done: the replayed lesson stays [done]" [ "$(grep -Ec '^\[done\] +1 ' "$scratch/done.out")" -eq 2 ]
+
+# after: lesson 2 is done already; finishing lesson 1 does not offer it
+# again, and Enter does not replay it.
+fresh
+mkdir -p "$state" && printf 'lesson 02-second step 0 finished 1 checked 0 skipped 0\n' >"$progress"
+printf 'lesson 1\nnext\nsh mkdir /proc9\ncheck\nnext\nnext\n' | play after
+check "after: a lesson done is not suggested next; Enter starts no replay" \
+    sh -c "grep -qF 'That was the last lesson to do.' '$scratch/after.out' && grep -qF 'No other lesson left to do' '$scratch/after.out' &&
+           ! grep -qF 'Lesson 2, step 1' '$scratch/after.out'"
 
 # resume: the first session leaves a file and a program of the learner's own
 # in the lab; the next resumes at step 2 and says they are not restored.
