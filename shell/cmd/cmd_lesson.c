@@ -109,12 +109,13 @@ static int resume_step(const struct progress_entry *e, const struct lesson *l)
     return e->step < (int)l->step_count ? e->step : 0;
 }
 
-/* Starts lesson index, or resumes it at the step reached, and shows it. */
-static int start_lesson(struct shell *sh, int index)
+/* Starts lesson index (from_start: at step 1), or resumes it where
+ * resume_step() says, and shows it. */
+static int start_lesson(struct shell *sh, int index, int from_start)
 {
     const struct lesson *l = &sh->lessons[index];
     const struct progress_entry *e = progress_get(&sh->progress, l->id);
-    int step = resume_step(e, l);
+    int step = from_start ? 0 : resume_step(e, l);
     char whose[64] = "left running";
     if (l->step_count == 0) {
         shell_error(sh, "lesson %s has no steps", l->id);
@@ -190,7 +191,7 @@ int cmd_lesson(struct shell *sh, int argc, char **argv)
     if (argc < 3 && progress_entry_done(progress_get(&sh->progress, sh->lessons[index].id)) &&
         !offer_replay(sh, index))
         return SHELL_OK;
-    return start_lesson(sh, index);
+    return start_lesson(sh, index, argc == 3);
 }
 
 /* The lesson after the current one to suggest: the next not done (a lesson
@@ -261,7 +262,7 @@ int cmd_next(struct shell *sh, int argc, char **argv)
                         "No other lesson left to do: `lessons` lists them all.");
             return SHELL_OK;
         }
-        return start_lesson(sh, next);
+        return start_lesson(sh, next, 0);
     }
     if (tutor_current_exercise(sh) != NULL && !sh->auto_mode && !sh->presenting)
         skip_exercise(sh, l);

@@ -33,7 +33,8 @@ const struct command command_table[] = {
         .help = "Starts lesson N (its number, its name, or the start of its name), or resumes it at "
                 "the step you reached (in a finished lesson: at the exercise you skipped), and "
                 "shows that step. For a lesson that is done it says so and asks whether to "
-                "replay it; `lesson N again` replays it without asking. A replay leaves it done.",
+                "replay it. `lesson N again` starts any lesson at step 1 without asking. A replay "
+                "leaves a lesson done.",
         .handler = cmd_lesson,
         .completer = complete_lessons,
         .min_args = 1,

@@ -14,6 +14,7 @@
 #   where     `where` after a pass says passed, not "waiting for check"
 #   done      `lesson 1` for a lesson done: says so, restarts nothing;
 #             `lesson 1 again` replays it, and it stays done
+#   again     `lesson N again` starts at step 1, whatever the progress
 #   after     the lesson suggested after a finish is one not done
 #   resume    a resumed lesson says in one line what it did not restore, and
 #             that is true: the learner's file and program are gone
@@ -96,6 +97,13 @@ check "done: it names the next unfinished lesson" has done "Next unfinished: \`l
 check "done: \`lesson 1\` alone restarts nothing; \`lesson 1 again\` replays from step 1" \
     one_replay
 check "done: the replayed lesson stays [done]" [ "$(grep -Ec '^\[done\] +1 ' "$scratch/done.out")" -eq 2 ]
+
+# again: `lesson 1 again` in a lesson at its step 2 starts it at step 1.
+fresh
+printf 'lesson 1\nnext\n' | play again1
+printf 'lesson 1 again\n' | play again
+check "again: \`lesson 1 again\` starts at step 1, not where the lesson was left" \
+    sh -c "grep -qF 'Lesson 1, step 1 of 2' '$scratch/again.out' && ! grep -qF 'resuming' '$scratch/again.out'"
 
 # after: lesson 2 is done already; finishing lesson 1 does not offer it
 # again, and Enter does not replay it.
