@@ -22,11 +22,17 @@ static void lessons_row(struct shell *sh, const struct lesson *l, char *text, si
                         const char **cells)
 {
     const struct progress_entry *e = progress_get(&sh->progress, l->id);
-    char mark[32] = "[    ]";
-    if (e != NULL && e->done)
+    char mark[64] = "[    ]";
+    int skipped = progress_skipped(e, NULL);
+    if (progress_entry_done(e))
         snprintf(mark, sizeof mark, "[done]");
+    else if (e != NULL && e->finished)
+        snprintf(mark, sizeof mark, "[finished, %d skipped]", skipped);
+    else if (e != NULL && skipped > 0)
+        snprintf(mark, sizeof mark, "[step %d of %zu, %d skipped]", e->step + 1, l->step_count,
+                 skipped);
     else if (e != NULL)
-        snprintf(mark, sizeof mark, "[%d/%zu]", e->step + 1, l->step_count);
+        snprintf(mark, sizeof mark, "[step %d of %zu]", e->step + 1, l->step_count);
     int a = snprintf(text, len, "%s", mark) + 1;
     int b = a + snprintf(text + a, len - (size_t)a, "%2d", l->number) + 1;
     int c = b + snprintf(text + b, len - (size_t)b, "%s", l->id) + 1;
@@ -80,15 +86,37 @@ int cmd_lessons(struct shell *sh, int argc, char **argv)
     free(cells);
     free(text);
     render_text(&sh->render, RENDER_NOTE, "Type `lesson N` to start or resume one.");
+    for (size_t i = 0; i < n; i++)
+        if (progress_skipped(progress_get(&sh->progress, sh->lessons[i].id), NULL) > 0) {
+            render_text(&sh->render, RENDER_NOTE,
+                        "(skipped: an exercise left with `next` before it passed; `lesson N` "
+                        "goes back to it, and the lesson is done once it passes)");
+            break;
+        }
     return SHELL_OK;
 }
 
-/* Starts lesson index, or resumes it at the step reached, and shows it. */
-static int start_lesson(struct shell *sh, int index)
+/* Where lesson l resumes: the step reached, or in a finished lesson the
+ * first exercise skipped (0 when none, or the lesson is done). */
+static int resume_step(const struct progress_entry *e, const struct lesson *l)
+{
+    int first;
+    if (e == NULL)
+        return 0;
+    if (e->finished) {
+        progress_skipped(e, &first);
+        return first > 0 && first < (int)l->step_count ? first : 0;
+    }
+    return e->step < (int)l->step_count ? e->step : 0;
+}
+
+/* Starts lesson index (from_start: at step 1), or resumes it where
+ * resume_step() says, and shows it. */
+static int start_lesson(struct shell *sh, int index, int from_start)
 {
     const struct lesson *l = &sh->lessons[index];
     const struct progress_entry *e = progress_get(&sh->progress, l->id);
-    int step = e != NULL && !e->done && e->step < (int)l->step_count ? e->step : 0;
+    int step = from_start ? 0 : resume_step(e, l);
     char whose[64] = "left running";
     if (l->step_count == 0) {
         shell_error(sh, "lesson %s has no steps", l->id);
@@ -108,48 +136,119 @@ static int start_lesson(struct shell *sh, int index)
                        "fail (pidns-tutor --doctor says more)",
                        l->kernel, u.release);
     }
-    if (step > 0)
+    if (step > 0 && e != NULL && e->finished)
+        render_textf(&sh->render, RENDER_NOTE, "(back to the exercise you skipped, at step %d)",
+                     step + 1);
+    else if (step > 0)
         render_textf(&sh->render, RENDER_NOTE, "(resuming at step %d)", step + 1);
+    if (step > 0) /* what a learner may expect back and will not find */
+        render_text(&sh->render, RENDER_NOTE,
+                    "(Not restored: the programs you started and the files you made in the lab "
+                    "yourself; only the lesson's own steps are replayed.)");
     else if (l->summary != NULL)
         render_text(&sh->render, RENDER_NOTE, l->summary);
     tutor_rebuild_lab(sh, whose); /* the lab the step expects */
     return tutor_show_step(sh);
 }
 
+/* `lesson N` for a lesson that is done: says so and, on a terminal, asks
+ * whether to replay it (else `lesson N again` does). Returns 1 to replay. */
+static int offer_replay(struct shell *sh, int index)
+{
+    const struct lesson *l = &sh->lessons[index];
+    int next = tutor_next_unfinished(sh, index);
+    char question[160];
+
+    render_textf(&sh->render, RENDER_GOOD, "Lesson %d, %s, is done: every exercise in it passed.",
+                 l->number, l->title);
+    if (sh->interactive && sh->ask != NULL) {
+        snprintf(question, sizeof question,
+                 "Replay it from step 1? It stays done whatever you do. [y/N] ");
+        char *answer = sh->ask(sh, question);
+        int yes = answer != NULL && (strcmp(answer, "y") == 0 || strcmp(answer, "yes") == 0);
+        free(answer);
+        if (yes)
+            return 1;
+    } else {
+        render_textf(&sh->render, RENDER_NOTE,
+                     "`lesson %d again` replays it from step 1; it stays done whatever you do.",
+                     l->number);
+    }
+    if (next >= 0)
+        render_textf(&sh->render, RENDER_NOTE, "Next unfinished: `lesson %d`, %s.",
+                     sh->lessons[next].number, sh->lessons[next].title);
+    return 0;
+}
+
 int cmd_lesson(struct shell *sh, int argc, char **argv)
 {
-    (void)argc;
+    if (argc == 3 && strcmp(argv[2], "again") != 0)
+        return SHELL_USAGE;
     int index = tutor_find_lesson(sh, argv[1]);
     if (index < 0) {
         shell_error(sh, "no lesson '%s': type `lessons` for the list", argv[1]);
         return SHELL_ERROR;
     }
-    return start_lesson(sh, index);
+    if (argc < 3 && progress_entry_done(progress_get(&sh->progress, sh->lessons[index].id)) &&
+        !offer_replay(sh, index))
+        return SHELL_OK;
+    return start_lesson(sh, index, argc == 3);
 }
 
-/* The last step was passed: mark the lesson done, clean the lab up. */
+/* The lesson after the current one to suggest: the next not done (a lesson
+ * done is not offered again), or -1 when no other is left. */
+static int next_after(struct shell *sh)
+{
+    int next = tutor_next_unfinished(sh, sh->lesson_index + 1);
+    return next == sh->lesson_index ? -1 : next;
+}
+
+/* The last step was passed: mark the lesson finished, clean the lab up. */
 static int finish_lesson(struct shell *sh)
 {
     const struct lesson *l = &sh->lessons[sh->lesson_index];
     struct progress_entry *e = progress_entry(&sh->progress, l->id);
 
+    int first, skipped = progress_skipped(e, &first);
     if (e != NULL) {
-        e->done = 1;
+        e->finished = 1;
         e->step = 0;
         progress_save(&sh->progress, stderr);
     }
     sh->lesson_finished = 1;
-    render_textf(&sh->render, RENDER_GOOD, "Lesson %d finished: %s.", l->number, l->title);
+    if (skipped == 0)
+        render_textf(&sh->render, RENDER_GOOD, "Lesson %d finished: %s.", l->number, l->title);
+    else /* a plain line where "finished" is a good one: not done */
+        render_textf(&sh->render, RENDER_PLAIN,
+                     "Lesson %d finished, %d exercise%s skipped (step %d%s): it is done once "
+                     "%s; `lesson %d` goes back to %s.",
+                     l->number, skipped, skipped == 1 ? "" : "s", first + 1,
+                     skipped == 1 ? "" : " first", skipped == 1 ? "it passes" : "they pass",
+                     l->number, skipped == 1 ? "it" : "the first");
     if (sh->lab != NULL)
         tutor_cleanup(sh, 0);
     tee_reap(200);
-    if ((size_t)sh->lesson_index + 1 < sh->lesson_count)
+    int next = next_after(sh);
+    if (next >= 0)
         render_textf(&sh->render, RENDER_NOTE, "Next: lesson %d, %s (Enter or `next`).",
-                     sh->lessons[sh->lesson_index + 1].number,
-                     sh->lessons[sh->lesson_index + 1].title);
-    else
-        render_text(&sh->render, RENDER_NOTE, "That was the last lesson. Well done.");
+                     sh->lessons[next].number, sh->lessons[next].title);
+    else if (skipped == 0)
+        render_text(&sh->render, RENDER_NOTE, "That was the last lesson to do. Well done.");
     return SHELL_OK;
+}
+
+/* `next` past an exercise that has not passed: marked skipped, and said. */
+static void skip_exercise(struct shell *sh, const struct lesson *l)
+{
+    struct progress_entry *e = progress_entry(&sh->progress, l->id);
+    unsigned long bit = sh->step_index < PROGRESS_STEPS_MAX ? 1ul << sh->step_index : 0;
+    if (e == NULL || bit == 0 || (e->checked & bit))
+        return;
+    progress_mark_skipped(e, sh->step_index);
+    progress_save(&sh->progress, stderr);
+    render_text(&sh->render, RENDER_NOTE,
+                "(exercise skipped: it has not passed, so `lessons` shows it skipped and the "
+                "lesson is not done until it passes; `back` returns to it)");
 }
 
 int cmd_next(struct shell *sh, int argc, char **argv)
@@ -158,12 +257,16 @@ int cmd_next(struct shell *sh, int argc, char **argv)
     (void)argv;
     const struct lesson *l = &sh->lessons[sh->lesson_index];
     if (sh->lesson_finished) {
-        if ((size_t)sh->lesson_index + 1 >= sh->lesson_count) {
-            render_text(&sh->render, RENDER_NOTE, "No more lessons: `lessons` lists them all.");
+        int next = next_after(sh);
+        if (next < 0) {
+            render_text(&sh->render, RENDER_NOTE,
+                        "No other lesson left to do: `lessons` lists them all.");
             return SHELL_OK;
         }
-        return start_lesson(sh, sh->lesson_index + 1);
+        return start_lesson(sh, next, 0);
     }
+    if (tutor_current_exercise(sh) != NULL && !sh->auto_mode && !sh->presenting)
+        skip_exercise(sh, l);
     if (sh->step_index + 1 >= (int)l->step_count)
         return finish_lesson(sh);
     sh->step_index++;
@@ -223,14 +326,29 @@ int cmd_where(struct shell *sh, int argc, char **argv)
         return SHELL_OK;
     }
     const struct lesson *l = &sh->lessons[sh->lesson_index];
+    const struct progress_entry *e = progress_get(&sh->progress, l->id);
+    int first, skipped = progress_skipped(e, &first);
+    if (sh->lesson_finished && skipped > 0) {
+        render_textf(&sh->render, RENDER_PLAIN,
+                     "Lesson %d, %s: finished, %d exercise%s skipped (step %d%s): `lesson %d` "
+                     "goes back to it.",
+                     l->number, l->title, skipped, skipped == 1 ? "" : "s", first + 1,
+                     skipped == 1 ? "" : " first", l->number);
+        return SHELL_OK;
+    }
     if (sh->lesson_finished) {
-        render_textf(&sh->render, RENDER_PLAIN, "Lesson %d, %s: finished.", l->number, l->title);
+        render_textf(&sh->render, RENDER_PLAIN, "Lesson %d, %s: done.", l->number, l->title);
         return SHELL_OK;
     }
     render_textf(&sh->render, RENDER_PLAIN, "Lesson %d, %s: step %d of %zu, %s.", l->number,
                  l->title, sh->step_index + 1, l->step_count, l->steps[sh->step_index].title);
     const struct lesson_block *ex = tutor_current_exercise(sh);
-    if (ex != NULL)
+    int passed = e != NULL && sh->step_index < PROGRESS_STEPS_MAX &&
+                 (e->checked & (1ul << sh->step_index));
+    if (ex != NULL && passed)
+        render_textf(&sh->render, RENDER_NOTE, "Exercise passed: %s (Enter: next step.)",
+                     ex->text);
+    else if (ex != NULL)
         render_textf(&sh->render, RENDER_NOTE, "Exercise waiting for `check`: %s", ex->text);
     return SHELL_OK;
 }
@@ -240,11 +358,14 @@ int cmd_check_passed(struct shell *sh, const struct lesson_block *ex)
     render_text(&sh->render, RENDER_GOOD, "Passed: the kernel's state shows it is done.");
     tutor_show_solution(sh, ex);
     tutor_show_debrief(sh);
-    struct progress_entry *e = progress_entry(&sh->progress, sh->lessons[sh->lesson_index].id);
-    if (e != NULL && sh->step_index < 64) {
-        e->checked |= 1ul << sh->step_index;
-        progress_save(&sh->progress, stderr);
-    }
+    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    struct progress_entry *e = progress_entry(&sh->progress, l->id);
+    int was_done = progress_entry_done(e);
+    progress_mark_passed(e, sh->step_index); /* a skip of it is forgiven */
+    progress_save(&sh->progress, stderr);
+    if (!was_done && progress_entry_done(e))
+        render_textf(&sh->render, RENDER_GOOD, "Lesson %d is done now: every exercise passed.",
+                     l->number);
     if (sh->pending_line == NULL) /* else a command typed at the debrief's quiz says */
         render_text(&sh->render, RENDER_NOTE, "(Enter: next step.)");
     return SHELL_OK;

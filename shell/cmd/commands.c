@@ -18,8 +18,10 @@ const struct command command_table[] = {
         .name = "lessons",
         .synopsis = "lessons",
         .summary = "list the lessons, with your progress",
-        .help = "Lists every lesson with its number, name and length, and marks those you have "
-                "finished ([done]) or started ([2/5]: at step 2 of 5).",
+        .help = "Lists every lesson with its number, name and length, and marks where you are: "
+                "[done] (finished, every exercise passed), [step 2 of 5] (started, now at step "
+                "2), [finished, 1 skipped] (an exercise was left with `next` before it passed; "
+                "the lesson is done once it passes).",
         .handler = cmd_lessons,
         .completer = complete_nothing,
         .max_args = 0,
@@ -27,21 +29,25 @@ const struct command command_table[] = {
     },
     {
         .name = "lesson",
-        .synopsis = "lesson N|NAME",
+        .synopsis = "lesson N|NAME [again]",
         .summary = "start or resume a lesson",
         .help = "Starts lesson N (its number, its name, or the start of its name), or resumes it at "
-                "the step you reached, and shows that step.",
+                "the step you reached (in a finished lesson: at the exercise you skipped), and "
+                "shows that step. For a lesson that is done it says so and asks whether to "
+                "replay it. `lesson N again` starts any lesson at step 1 without asking. A replay "
+                "leaves a lesson done.",
         .handler = cmd_lesson,
         .completer = complete_lessons,
         .min_args = 1,
-        .max_args = 1,
+        .max_args = 2,
     },
     {
         .name = "next",
         .synopsis = "next",
         .summary = "go to the next step (Enter on an empty line does the same)",
-        .help = "Shows the next step of the current lesson. At the end of a lesson the lab is "
-                "cleaned up and the next lesson is suggested.",
+        .help = "Shows the next step of the current lesson. Leaving an exercise that has not "
+                "passed marks it skipped (`back` returns to it). At the end of a lesson the lab "
+                "is cleaned up and the next lesson not done yet is suggested.",
         .handler = cmd_next,
         .completer = complete_nothing,
         .max_args = 0,
@@ -71,7 +77,8 @@ const struct command command_table[] = {
         .name = "where",
         .synopsis = "where",
         .summary = "say which lesson and step you are at",
-        .help = "Names the current lesson and step, and the exercise waiting for `check`, if any.",
+        .help = "Names the current lesson and step, and its exercise, if any: waiting for "
+                "`check`, or passed.",
         .handler = cmd_where,
         .completer = complete_nothing,
         .max_args = 0,

@@ -6,6 +6,7 @@
 #include "cmd/commands.h"
 #include "lab/lab.h"
 #include "lesson/lesson.h"
+#include "tutor/roster.h"
 #include "tutor/tutor.h"
 #include "session/lineedit.h"
 #include "render/tee.h"
@@ -58,6 +59,22 @@ static void close_lab_quietly(struct shell *sh)
     sh->lab = NULL;
 }
 
+/* A progress file of format 1 did not record skips: an exercise this
+ * kernel can show that was never passed before the step reached (every one,
+ * in a finished lesson) was skipped. */
+static void settle_progress(struct shell *sh)
+{
+    char release[128];
+    for (size_t i = 0; i < sh->lesson_count; i++) {
+        const struct lesson *l = &sh->lessons[i];
+        unsigned long mask = roster_exercise_steps(l);
+        for (size_t k = 0; k < l->step_count && k < (size_t)PROGRESS_STEPS_MAX; k++)
+            if (!tutor_step_runs_here(&l->steps[k], release, sizeof release))
+                mask &= ~(1ul << k);
+        progress_settle(progress_get(&sh->progress, l->id), mask);
+    }
+}
+
 int session_open(struct shell *sh, const struct session_options *o)
 {
     char exe[PATH_MAX], err[1024];
@@ -94,6 +111,7 @@ int session_open(struct shell *sh, const struct session_options *o)
         close_lab_quietly(sh);
         return -1;
     }
+    settle_progress(sh);
     shell_install_signals();
     return 0;
 }
@@ -145,6 +163,38 @@ static int run_pending(struct shell *sh, int rc)
     return rc;
 }
 
+/* One suggestion: the next lesson not done (the current one, or one after
+ * it), and where in it the learner takes up. */
+static void welcome_back(struct shell *sh, int current)
+{
+    int next = tutor_next_unfinished(sh, current);
+    char where[256] = "", done[160] = "";
+    const char *rest = "`lessons` lists them all, `help` every command.";
+
+    if (next < 0) {
+        render_textf(&sh->render, RENDER_PLAIN,
+                     "Welcome back: every lesson is done (`lesson N` replays one); %s", rest);
+        return;
+    }
+    const struct lesson *l = &sh->lessons[next];
+    const struct progress_entry *e = progress_get(&sh->progress, l->id);
+    int first;
+    progress_skipped(e, &first);
+    if (next != current)
+        snprintf(done, sizeof done, "lesson %d is done; ", sh->lessons[current].number);
+    if (e != NULL && e->finished && first >= 0)
+        snprintf(where, sizeof where, "returns to %s, at the exercise you skipped in step %d of %zu",
+                 l->title, first + 1, l->step_count);
+    else if (e != NULL && e->step > 0 && (size_t)e->step < l->step_count)
+        snprintf(where, sizeof where, "resumes %s at step %d of %zu", l->title, e->step + 1,
+                 l->step_count);
+    else
+        snprintf(where, sizeof where, "%s %s at step 1", e != NULL ? "resumes" : "starts",
+                 l->title);
+    render_textf(&sh->render, RENDER_PLAIN, "Welcome back: %s`lesson %d` %s; %s", done, l->number,
+                 where, rest);
+}
+
 static void greet(struct shell *sh)
 {
     render_textf(&sh->render, RENDER_HEADING,
@@ -159,11 +209,7 @@ static void greet(struct shell *sh)
                      : "as an ordinary user, through a user namespace");
     int current = sh->progress.current[0] ? tutor_find_lesson(sh, sh->progress.current) : -1;
     if (current >= 0) {
-        /* One suggestion: where the learner left off. */
-        render_textf(&sh->render, RENDER_PLAIN,
-                     "Welcome back: `lesson %d` resumes %s; `lessons` lists them all, `help` "
-                     "every command.",
-                     sh->lessons[current].number, sh->lessons[current].title);
+        welcome_back(sh, current);
         return;
     }
     render_text(&sh->render, RENDER_PLAIN,

@@ -2,9 +2,14 @@
 /* progress.c: the learner's progress file. See progress.h.
  *
  * The format is line-based text a person can read and edit:
- *     # pidns-tutor progress, format 1
+ *     # pidns-tutor progress, format 2
  *     current 02-proc
- *     lesson 01-new-namespace step 4 done 1 checked 8
+ *     lesson 01-new-namespace step 0 finished 1 checked 8 skipped 0
+ *     lesson 02-proc step 3 finished 0 checked 0 skipped 4
+ * step: the step reached, from 0; finished: the last step was left;
+ * checked and skipped: bit N for the exercise of step N, passed or left
+ * with `next` before it passed. Format 1 lines ("... step 4 done 1 checked
+ * 8", before skips were recorded) are still read: progress_settle().
  */
 #include "tutor/progress.h"
 #include "util/io.h"
@@ -141,7 +146,7 @@ void progress_open(struct progress *p, const char *dir, FILE *warn)
     }
 }
 
-struct progress_entry *progress_get(struct progress *p, const char *id)
+struct progress_entry *progress_get(const struct progress *p, const char *id)
 {
     for (size_t i = 0; i < p->count; i++)
         if (strcmp(p->entries[i].id, id) == 0)
@@ -164,6 +169,49 @@ struct progress_entry *progress_entry(struct progress *p, const char *id)
     return e;
 }
 
+int progress_entry_done(const struct progress_entry *e)
+{
+    return e != NULL && e->finished && e->skipped == 0;
+}
+
+int progress_skipped(const struct progress_entry *e, int *first)
+{
+    int count = 0;
+    if (first != NULL)
+        *first = -1;
+    for (int i = 0; e != NULL && i < PROGRESS_STEPS_MAX; i++) {
+        if (!(e->skipped & (1ul << i)))
+            continue;
+        if (count++ == 0 && first != NULL)
+            *first = i;
+    }
+    return count;
+}
+
+void progress_mark_passed(struct progress_entry *e, int step)
+{
+    if (e == NULL || step < 0 || step >= PROGRESS_STEPS_MAX)
+        return;
+    e->checked |= 1ul << step;
+    e->skipped &= ~(1ul << step);
+}
+
+void progress_mark_skipped(struct progress_entry *e, int step)
+{
+    if (e == NULL || step < 0 || step >= PROGRESS_STEPS_MAX || (e->checked & (1ul << step)))
+        return;
+    e->skipped |= 1ul << step;
+}
+
+void progress_settle(struct progress_entry *e, unsigned long exercise_steps)
+{
+    if (e == NULL || !e->legacy)
+        return;
+    unsigned long before = e->step >= PROGRESS_STEPS_MAX ? ~0ul : (1ul << e->step) - 1;
+    e->skipped = exercise_steps & ~e->checked & (e->finished ? ~0ul : before);
+    e->legacy = 0;
+}
+
 void progress_reset(struct progress *p)
 {
     free(p->entries);
@@ -180,11 +228,32 @@ static int valid_id(const char *id)
     return strpbrk(id, " \t/") == NULL;
 }
 
+/* "lesson ID step N finished F checked C skipped S" (format 2), or format
+ * 1's "lesson ID step N done F checked C" (legacy: skips unknown). */
+static int parse_lesson(const char *line, char *id, int *step, int *finished,
+                        unsigned long *checked, unsigned long *skipped, int *legacy)
+{
+    int n = 0;
+    *legacy = 0;
+    if (sscanf(line, "lesson %128s step %d finished %d checked %lu skipped %lu %n", id, step,
+               finished, checked, skipped, &n) == 5 &&
+        line[n] == '\0')
+        return 0;
+    n = 0;
+    *skipped = 0;
+    *legacy = 1;
+    if (sscanf(line, "lesson %128s step %d done %d checked %lu %n", id, step, finished, checked,
+               &n) == 4 &&
+        line[n] == '\0')
+        return 0;
+    return -1;
+}
+
 static int parse_line(struct progress *p, char *line)
 {
     char id[PROGRESS_ID_MAX + 1];
-    int step, done, n = 0;
-    unsigned long checked = 0;
+    int step, done, legacy, n = 0;
+    unsigned long checked = 0, skipped = 0;
 
     if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
         return 0;
@@ -192,17 +261,17 @@ static int parse_line(struct progress *p, char *line)
         snprintf(p->current, sizeof p->current, "%s", id);
         return 0;
     }
-    n = 0;
-    if (sscanf(line, "lesson %128s step %d done %d checked %lu %n", id, &step, &done, &checked,
-               &n) != 4 ||
-        line[n] != '\0' || !valid_id(id) || step < 0 || step > 10000 || (done != 0 && done != 1))
+    if (parse_lesson(line, id, &step, &done, &checked, &skipped, &legacy) == -1 ||
+        !valid_id(id) || step < 0 || step > 10000 || (done != 0 && done != 1))
         return -1;
     struct progress_entry *e = progress_entry(p, id);
     if (e == NULL)
         return -1;
     e->step = step;
-    e->done = done;
+    e->finished = done;
     e->checked = checked;
+    e->skipped = skipped & ~checked; /* a passed exercise is not skipped */
+    e->legacy = legacy;
     return 0;
 }
 
@@ -227,12 +296,20 @@ static int write_progress(int fd, const struct progress *p)
         close(fd);
         return -1;
     }
-    fprintf(f, "# pidns-tutor progress, format 1\n");
+    fprintf(f, "# pidns-tutor progress, format 2\n"
+               "# step: the step reached (from 0); finished: the last step was left; checked,\n"
+               "# skipped: bit N for step N's exercise, passed or left before it passed\n");
     if (p->current[0] != '\0')
         fprintf(f, "current %s\n", p->current);
-    for (size_t i = 0; i < p->count; i++)
-        fprintf(f, "lesson %s step %d done %d checked %lu\n", p->entries[i].id, p->entries[i].step,
-                p->entries[i].done, p->entries[i].checked);
+    for (size_t i = 0; i < p->count; i++) {
+        const struct progress_entry *e = &p->entries[i];
+        if (e->legacy) /* never settled (a lesson no longer there): skips unknown */
+            fprintf(f, "lesson %s step %d done %d checked %lu\n", e->id, e->step, e->finished,
+                    e->checked);
+        else
+            fprintf(f, "lesson %s step %d finished %d checked %lu skipped %lu\n", e->id, e->step,
+                    e->finished, e->checked, e->skipped);
+    }
     int failed = fflush(f) != 0 || fsync(fd) != 0;
     return (fclose(f) != 0 || failed) ? -1 : 0;
 }

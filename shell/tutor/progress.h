@@ -15,12 +15,20 @@
 #include <sys/types.h>
 
 #define PROGRESS_ID_MAX 128
+/* Steps with a checked/skipped bit: those of an unsigned long. */
+#define PROGRESS_STEPS_MAX ((int)(sizeof(unsigned long) * CHAR_BIT))
 
+/* A lesson counts as done when it was finished and none of its exercises
+ * is left skipped (progress_entry_done): `next` past an exercise that has not
+ * passed marks it skipped, and a later pass clears the mark. */
 struct progress_entry {
     char id[PROGRESS_ID_MAX]; /* the lesson's id, e.g. "01-new-namespace" */
     int step;                 /* the step reached (0-based) */
-    int done;                 /* 1 once the last step was passed */
-    unsigned long checked;    /* bit N: the exercise of step N was checked */
+    int finished;             /* 1 once the last step was left (format 1: "done") */
+    unsigned long checked;    /* bit N: the exercise of step N passed its check */
+    unsigned long skipped;    /* bit N: the exercise of step N was left unpassed */
+    int legacy;               /* read from a format 1 line, which has no skipped
+                               * field: progress_settle() works it out */
 };
 
 struct progress {
@@ -50,9 +58,23 @@ int progress_home(char *buf, size_t len);
 void progress_open(struct progress *p, const char *dir, FILE *warn);
 
 /* The entry of a lesson, or NULL. */
-struct progress_entry *progress_get(struct progress *p, const char *id);
+struct progress_entry *progress_get(const struct progress *p, const char *id);
 /* The entry of a lesson, created (step 0) if missing. NULL only on ENOMEM. */
 struct progress_entry *progress_entry(struct progress *p, const char *id);
+/* 1 when the lesson is done: finished, no exercise skipped. */
+int progress_entry_done(const struct progress_entry *e);
+/* The number of exercises skipped, and the first one's step (0-based, -1 if
+ * none) in *first (may be NULL). */
+int progress_skipped(const struct progress_entry *e, int *first);
+/* The exercise of step was passed (the skip mark goes), or left with `next`
+ * before it passed (marked skipped unless it passed before). */
+void progress_mark_passed(struct progress_entry *e, int step);
+void progress_mark_skipped(struct progress_entry *e, int step);
+/* A format 1 entry, which did not record skips, given the steps that hold an
+ * exercise (bit N: step N): an exercise before the step reached (every one,
+ * once finished) that never passed was skipped. Other entries: no change. */
+void progress_settle(struct progress_entry *e, unsigned long exercise_steps);
+
 /* Forgets every lesson. */
 void progress_reset(struct progress *p);
 

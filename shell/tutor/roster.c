@@ -117,7 +117,58 @@ static char *read_bounded(int fd, size_t *len)
     return text;
 }
 
-static void read_progress(int fd, struct roster_row *row)
+/* The steps of lesson id holding an exercise, or -1 if the lesson is not
+ * known (a format 1 entry of it then stays as it reads). */
+static int lesson_exercises(const struct roster_lessons *lessons, const char *id,
+                            unsigned long *mask)
+{
+    for (size_t i = 0; lessons != NULL && lessons->exercises != NULL && i < lessons->count; i++)
+        if (strcmp(lessons->ids[i], id) == 0) {
+            *mask = lessons->exercises[i];
+            return 0;
+        }
+    return -1;
+}
+
+unsigned long roster_exercise_steps(const struct lesson *l)
+{
+    unsigned long mask = 0;
+    for (size_t s = 0; s < l->step_count && s < (size_t)PROGRESS_STEPS_MAX; s++)
+        for (size_t b = 0; b < l->steps[s].block_count; b++)
+            if (l->steps[s].blocks[b].type == LESSON_EXERCISE)
+                mask |= 1ul << s;
+    return mask;
+}
+
+/* What the entries say: lessons done, exercises skipped, where now. */
+static void summarize(struct progress *p, const struct roster_lessons *lessons,
+                      struct roster_row *row)
+{
+    size_t at = 0;
+    unsigned long mask;
+
+    for (size_t i = 0; i < p->count; i++) {
+        struct progress_entry *e = &p->entries[i];
+        if (lesson_exercises(lessons, e->id, &mask) == 0)
+            progress_settle(e, mask);
+        row->done += progress_entry_done(e) != 0;
+        for (int s = 0; s < PROGRESS_STEPS_MAX; s++) {
+            if (!(e->skipped & (1ul << s)))
+                continue;
+            row->skipped++;
+            int n = snprintf(row->skipped_at + at, sizeof row->skipped_at - at, "%s%s:%d",
+                             at > 0 ? " " : "", e->id, s + 1);
+            at = n > 0 && at + (size_t)n < sizeof row->skipped_at ? at + (size_t)n : at;
+        }
+    }
+    snprintf(row->current, sizeof row->current, "%s", p->current);
+    struct progress_entry *e = p->current[0] != '\0' ? progress_get(p, p->current) : NULL;
+    row->step = e != NULL ? e->step : 0;
+    row->current_finished = e == NULL || !e->finished ? 0 : progress_entry_done(e) ? 2 : 1;
+    row->current_skipped = progress_skipped(e, NULL);
+}
+
+static void read_progress(int fd, const struct roster_lessons *lessons, struct roster_row *row)
 {
     struct stat st;
     struct progress p;
@@ -140,11 +191,7 @@ static void read_progress(int fd, struct roster_row *row)
     }
     memset(&p, 0, sizeof p);
     int bad = memchr(text, '\0', len) != NULL ? -1 : progress_parse(&p, text);
-    for (size_t i = 0; i < p.count; i++)
-        row->done += p.entries[i].done != 0;
-    snprintf(row->current, sizeof row->current, "%s", p.current);
-    struct progress_entry *e = p.current[0] != '\0' ? progress_get(&p, p.current) : NULL;
-    row->step = e != NULL ? e->step : 0;
+    summarize(&p, lessons, row);
     if (bad == -1)
         set_state(row, ROSTER_DAMAGED, "binary data, not a progress file");
     else if (bad > 0)
@@ -154,7 +201,8 @@ static void read_progress(int fd, struct roster_row *row)
     free(text);
 }
 
-void roster_read(const char *base, const char *rel, struct roster_row *row)
+void roster_read(const char *base, const char *rel, const struct roster_lessons *lessons,
+                 struct roster_row *row)
 {
     snprintf(row->path, sizeof row->path, "%s%s%s", base,
              base[0] != '\0' && base[strlen(base) - 1] == '/' ? "" : "/", rel);
@@ -163,7 +211,7 @@ void roster_read(const char *base, const char *rel, struct roster_row *row)
     int fd = open_below(base, rel, row);
     if (fd == -1)
         return;
-    read_progress(fd, row);
+    read_progress(fd, lessons, row);
     close(fd);
 }
 
@@ -212,8 +260,12 @@ static void row_cells(const struct roster_row *row, const struct roster_lessons 
         snprintf(done, done_len, "%zu", row->done);
     if (row->current[0] == '\0')
         snprintf(now, now_len, "%s", total > 0 && row->done >= total ? "finished" : "-");
+    else if (row->current_finished == 2)
+        snprintf(now, now_len, "%s, done", row->current);
+    else if (row->current_finished == 1)
+        snprintf(now, now_len, "%s, finished, %d skipped", row->current, row->current_skipped);
     else if (steps > 0)
-        snprintf(now, now_len, "%s, step %d/%zu", row->current, row->step + 1, steps);
+        snprintf(now, now_len, "%s, step %d of %zu", row->current, row->step + 1, steps);
     else
         snprintf(now, now_len, "%s, step %d", row->current, row->step + 1);
     if (row->last_active == 0 || (utc ? gmtime_r(&row->last_active, &tm)
@@ -223,32 +275,75 @@ static void row_cells(const struct roster_row *row, const struct roster_lessons 
         strftime(when, when_len, utc ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%d %H:%M", &tm);
 }
 
+/* The state of the current lesson, for CSV: "", "in progress", "finished"
+ * (with an exercise skipped) or "done". */
+static const char *current_state(const struct roster_row *r)
+{
+    static const char *const names[] = {"in progress", "finished", "done"};
+    return r->current[0] == '\0' ? "" : names[r->current_finished];
+}
+
+/* The columns after the first eight are newer: a reader of the old eight
+ * finds them where they were. */
 static void print_csv(FILE *out, const struct roster_row *rows, size_t count,
                       const struct roster_lessons *lessons)
 {
-    fputs("account,done,total,lesson,step,last_active,state,detail\n", out);
+    fputs("account,done,total,lesson,step,last_active,state,detail,steps,lesson_state,skipped,"
+          "skipped_at\n",
+          out);
     for (size_t i = 0; i < count; i++) {
         const struct roster_row *r = &rows[i];
-        char done[32], now[256], when[64], step[16];
+        char done[32], now[256], when[64], step[16], steps[16];
         row_cells(r, lessons, done, sizeof done, now, sizeof now, when, sizeof when, 1);
+        size_t n = lesson_steps(lessons, r->current);
         snprintf(done, sizeof done, "%zu", r->done);
         snprintf(step, sizeof step, "%d", r->step + 1);
+        snprintf(steps, sizeof steps, "%zu", n);
         put_csv(out, r->account, ",");
         put_csv(out, done, ",");
         fprintf(out, "%zu,", lessons != NULL ? lessons->count : 0);
         put_csv(out, r->current, ",");
-        put_csv(out, r->current[0] != '\0' ? step : "", ",");
+        put_csv(out, r->current[0] != '\0' && r->current_finished == 0 ? step : "", ",");
         put_csv(out, when, ",");
         put_csv(out, state_names[r->state], ",");
-        put_csv(out, r->state != ROSTER_NONE ? r->detail : "", "\n");
+        put_csv(out, r->state != ROSTER_NONE ? r->detail : "", ",");
+        put_csv(out, r->current[0] != '\0' && n > 0 ? steps : "", ",");
+        put_csv(out, current_state(r), ",");
+        fprintf(out, "%zu,", r->skipped);
+        put_csv(out, r->skipped_at, "\n");
     }
+}
+
+/* The SKIPPED column: "-", or how many and where ("2 (01-x step 5,
+ * 02-y step 4)"), from skipped_at's "ID:STEP" words. */
+static void skipped_cell(const struct roster_row *r, char *buf, size_t len)
+{
+    char words[sizeof r->skipped_at], *save = NULL;
+    size_t at;
+
+    if (r->skipped == 0) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    snprintf(words, sizeof words, "%s", r->skipped_at);
+    at = (size_t)snprintf(buf, len, "%zu (", r->skipped);
+    for (char *w = strtok_r(words, " ", &save); w != NULL && at < len;
+         w = strtok_r(NULL, " ", &save)) {
+        char *colon = strrchr(w, ':');
+        if (colon != NULL)
+            *colon = '\0';
+        at += (size_t)snprintf(buf + at, len - at, "%s%s step %s", buf[at - 1] == '(' ? "" : ", ",
+                               w, colon != NULL ? colon + 1 : "?");
+    }
+    if (at + 1 < len)
+        snprintf(buf + at, len - at, ")");
 }
 
 void roster_print(FILE *out, const struct roster_row *rows, size_t count,
                   const struct roster_lessons *lessons, int csv)
 {
-    int w_account = 7, w_done = 4, w_now = 3;
-    char done[32], now[256], when[64];
+    int w_account = 7, w_done = 4, w_now = 3, w_skip = 7;
+    char done[32], now[256], when[64], skip[600];
 
     if (csv) {
         print_csv(out, rows, count, lessons);
@@ -256,18 +351,24 @@ void roster_print(FILE *out, const struct roster_row *rows, size_t count,
     }
     for (size_t i = 0; i < count; i++) {
         row_cells(&rows[i], lessons, done, sizeof done, now, sizeof now, when, sizeof when, 0);
+        skipped_cell(&rows[i], skip, sizeof skip);
         int a = (int)strlen(rows[i].account), d = (int)strlen(done), n = (int)strlen(now);
+        int k = (int)strlen(skip);
         w_account = a > w_account ? a : w_account;
         w_done = d > w_done ? d : w_done;
         w_now = n > w_now ? n : w_now;
+        w_skip = k > w_skip ? k : w_skip;
     }
-    fprintf(out, "%-*s  %-*s  %-*s  %-16s  %s\n", w_account, "ACCOUNT", w_done, "DONE", w_now,
-            "NOW", "LAST ACTIVE", "NOTE");
+    fprintf(out, "%-*s  %-*s  %-*s  %-*s  %-16s  %s\n", w_account, "ACCOUNT", w_done, "DONE",
+            w_skip, "SKIPPED", w_now, "NOW", "LAST ACTIVE", "NOTE");
     for (size_t i = 0; i < count; i++) {
         const struct roster_row *r = &rows[i];
         row_cells(r, lessons, done, sizeof done, now, sizeof now, when, sizeof when, 0);
+        skipped_cell(r, skip, sizeof skip);
         put_safe(out, r->account);
         fprintf(out, "%*s  %-*s  ", w_account - (int)strlen(r->account), "", w_done, done);
+        put_safe(out, skip);
+        fprintf(out, "%*s  ", w_skip - (int)strlen(skip), "");
         put_safe(out, now);
         fprintf(out, "%*s  %-16s  ", w_now - (int)strlen(now), "", when);
         if (r->state != ROSTER_OK) {
@@ -297,7 +398,8 @@ static int add_row(struct roster_row **rows, size_t *count, const struct roster_
 /* Every account of the password database whose home holds progress. An
  * account this user may not read is left out (root reads them all); homes
  * shared by several accounts (/, /nonexistent) are read once. */
-static int collect_accounts(struct roster_row **rows, size_t *count)
+static int collect_accounts(const struct roster_lessons *lessons, struct roster_row **rows,
+                            size_t *count)
 {
     char **seen = NULL;
     size_t seen_count = 0;
@@ -322,7 +424,7 @@ static int collect_accounts(struct roster_row **rows, size_t *count)
         if (dup)
             continue;
         seen_count++;
-        roster_read(pw->pw_dir, ROSTER_STATE_REL, &row);
+        roster_read(pw->pw_dir, ROSTER_STATE_REL, lessons, &row);
         if (row.state == ROSTER_NONE || (row.state == ROSTER_UNREADABLE && geteuid() != 0))
             continue;
         snprintf(row.account, sizeof row.account, "%s", pw->pw_name);
@@ -337,7 +439,8 @@ static int collect_accounts(struct roster_row **rows, size_t *count)
 
 /* A named PATH: a progress file, a state directory holding one, or a home.
  * The row is named by the PATH as given (the instructor chose it). */
-static int collect_path(const char *path, struct roster_row *row, FILE *err)
+static int collect_path(const char *path, const struct roster_lessons *lessons,
+                        struct roster_row *row, FILE *err)
 {
     struct stat st, progress_st;
     char dir[sizeof row->path];
@@ -350,15 +453,16 @@ static int collect_path(const char *path, struct roster_row *row, FILE *err)
     if (!S_ISDIR(st.st_mode)) { /* the progress file itself */
         const char *slash = strrchr(path, '/');
         if (slash == NULL) {
-            roster_read(".", path, row);
+            roster_read(".", path, lessons, row);
         } else {
             snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-            roster_read(dir, slash + 1, row);
+            roster_read(dir, slash + 1, lessons, row);
         }
         return 0;
     }
     snprintf(dir, sizeof dir, "%s/progress", path);
-    roster_read(path, lstat(dir, &progress_st) == 0 ? "progress" : ROSTER_STATE_REL, row);
+    roster_read(path, lstat(dir, &progress_st) == 0 ? "progress" : ROSTER_STATE_REL, lessons,
+                row);
     return 0;
 }
 
@@ -374,13 +478,13 @@ int roster_run(FILE *out, FILE *err, char **paths, int path_count,
     size_t count = 0;
     int status = 0;
 
-    if (path_count == 0 && collect_accounts(&rows, &count) == -1) {
+    if (path_count == 0 && collect_accounts(lessons, &rows, &count) == -1) {
         fprintf(err, "pidns-tutor: --roster: out of memory\n");
         status = 1;
     }
     for (int i = 0; i < path_count; i++) {
         struct roster_row row = {0};
-        if (collect_path(paths[i], &row, err) == -1)
+        if (collect_path(paths[i], lessons, &row, err) == -1)
             status = 1;
         else if (add_row(&rows, &count, &row) == -1) {
             fprintf(err, "pidns-tutor: --roster: out of memory\n");
@@ -409,14 +513,18 @@ int roster_main(char **paths, int path_count, const char *lessons_dir, int csv)
         fprintf(stderr, "pidns-tutor: warning: %s: the roster shows no totals\n", err);
     const char **ids = calloc(count + 1, sizeof *ids);
     size_t *steps = calloc(count + 1, sizeof *steps);
-    struct roster_lessons known = {ids, steps, ids != NULL && steps != NULL ? count : 0};
+    unsigned long *exercises = calloc(count + 1, sizeof *exercises);
+    int have = ids != NULL && steps != NULL && exercises != NULL;
+    struct roster_lessons known = {ids, steps, have ? count : 0, exercises};
     for (size_t i = 0; i < known.count; i++) {
         ids[i] = lessons[i].id;
         steps[i] = lessons[i].step_count;
+        exercises[i] = roster_exercise_steps(&lessons[i]);
     }
     int status = roster_run(stdout, stderr, paths, path_count, &known, csv);
     free(ids);
     free(steps);
+    free(exercises);
     lesson_free_all(lessons, count);
     return status;
 }

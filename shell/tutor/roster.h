@@ -14,6 +14,8 @@
 
 #include "tutor/progress.h"
 
+struct lesson;
+
 /* The largest progress file read (a real one is a few hundred bytes). */
 #define ROSTER_MAX_BYTES (64 * 1024)
 
@@ -32,23 +34,35 @@ struct roster_row {
     char path[4200];    /* the progress file, as looked for */
     enum roster_state state;
     char detail[160];   /* what is wrong, for the states that are not OK */
-    size_t done;        /* lessons finished */
+    size_t done;        /* lessons done: finished, no exercise left skipped */
     char current[PROGRESS_ID_MAX]; /* the lesson in progress, "" if none */
     int step;           /* its step (0-based) */
+    int current_finished; /* the current lesson was finished (1), and is done (2) */
+    int current_skipped;  /* exercises skipped in the current lesson */
+    size_t skipped;     /* exercises skipped, in every lesson */
+    char skipped_at[512]; /* which: "ID:STEP ID:STEP", the step from 1 */
     time_t last_active; /* the file's modification time, 0 if unknown */
 };
 
-/* The lessons the rows are read against: their ids and step counts. */
+/* The lessons the rows are read against: their ids, step counts and the
+ * steps that hold an exercise (bit N: step N; may be NULL), with which a
+ * format 1 file's skipped exercises are worked out (progress_settle). */
 struct roster_lessons {
     const char *const *ids;
     const size_t *steps;
     size_t count;
+    const unsigned long *exercises;
 };
 
 /* Reads the progress file at base/rel (rel may be "progress" or
  * ".local/state/pidns-tutor/progress") into row, following no symlink
- * below base. Never fails: what went wrong is the row's state. */
-void roster_read(const char *base, const char *rel, struct roster_row *row);
+ * below base. Never fails: what went wrong is the row's state. lessons may
+ * be NULL. */
+void roster_read(const char *base, const char *rel, const struct roster_lessons *lessons,
+                 struct roster_row *row);
+
+/* The steps of lesson l that hold an exercise: bit N for step N. */
+unsigned long roster_exercise_steps(const struct lesson *l);
 
 /* Rows as a table (csv 0) or as CSV with a header line (csv 1). */
 void roster_print(FILE *out, const struct roster_row *rows, size_t count,

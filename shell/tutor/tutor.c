@@ -23,7 +23,10 @@ void tutor_prompt(const struct shell *sh, char *buf, size_t len)
         return;
     }
     const struct lesson *l = &sh->lessons[sh->lesson_index];
-    if (sh->lesson_finished)
+    int skipped = progress_skipped(progress_get(&sh->progress, l->id), NULL);
+    if (sh->lesson_finished && skipped > 0) /* not "done": an exercise was skipped */
+        snprintf(buf, len, "pidns-tutor (%d:finished, %d skipped)> ", l->number, skipped);
+    else if (sh->lesson_finished)
         snprintf(buf, len, "pidns-tutor (%d:done)> ", l->number);
     else
         snprintf(buf, len, "pidns-tutor (%d:%d/%zu)> ", l->number, sh->step_index + 1,
@@ -73,6 +76,16 @@ static void record(struct shell *sh)
         snprintf(sh->progress.current, sizeof sh->progress.current, "%s", l->id);
         progress_save(&sh->progress, stderr);
     }
+}
+
+int tutor_next_unfinished(struct shell *sh, int from)
+{
+    for (size_t k = 0; k < sh->lesson_count; k++) {
+        size_t i = ((size_t)(from > 0 ? from : 0) + k) % sh->lesson_count;
+        if (!progress_entry_done(progress_get(&sh->progress, sh->lessons[i].id)))
+            return (int)i;
+    }
+    return -1;
 }
 
 void tutor_enter(struct shell *sh, int index, int step)

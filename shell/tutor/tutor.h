@@ -26,6 +26,10 @@ int tutor_show_step(struct shell *sh);
  * result), once its check passed. SHELL_OK when none, or all went well. */
 int tutor_show_debrief(struct shell *sh);
 
+/* The first lesson not done (progress_entry_done), from index from on,
+ * wrapping round; -1 when every lesson is done. */
+int tutor_next_unfinished(struct shell *sh, int from);
+
 /* Makes lesson index the current one at step, without showing it. */
 void tutor_enter(struct shell *sh, int index, int step);
 

@@ -189,7 +189,7 @@ for width in 100 40; do
 done
 # At 100 columns each summary is on its command's line, two spaces or more on.
 check "help at 100 columns: a table, each summary beside its command" \
-    grep -Eq '^  lesson N\|NAME {2,}start or resume a lesson$' "$scratch/help_100_no.out.help"
+    grep -Eq '^  lesson N\|NAME \[again\] {2,}start or resume a lesson$' "$scratch/help_100_no.out.help"
 
 export XDG_STATE_HOME="$scratch/state-ps"
 drive ps_plumbing <<'X'

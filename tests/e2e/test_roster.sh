@@ -24,11 +24,12 @@ second=$(basename "$(ls lessons/[0-9]*-*.adoc | sed -n 2p)" .adoc)
 
 home() { mkdir -p "$c/$1/$state"; }
 home alice
-printf '# pidns-tutor progress, format 1\ncurrent %s\nlesson %s step 3 done 1 checked 8\nlesson %s step 1 done 0 checked 0\n' \
+# The first lesson's exercises are its steps 4 and 5 (bits 3 and 4: 24).
+printf '# pidns-tutor progress, format 1\ncurrent %s\nlesson %s step 3 done 1 checked 24\nlesson %s step 1 done 0 checked 0\n' \
     "$second" "$first" "$second" >"$c/alice/$state/progress"
 mkdir -p "$c/bob" # never started
 home carol
-printf 'current %s\nlesson %s step 0 done 1 checked 0\nthis is not progress\nlesson x step -4 done 7 checked 0\n' \
+printf 'current %s\nlesson %s step 0 done 1 checked 24\nthis is not progress\nlesson x step -4 done 7 checked 0\n' \
     "$first" "$first" >"$c/carol/$state/progress"
 printf 'lesson TOP-SECRET step 0 done 1 checked 0\n' >"$tmp/secret"
 home dave
@@ -51,15 +52,15 @@ if [ "$(cat "$tmp/rc")" -ne 0 ]; then
     not_ok "--roster reads a class of homes" "exit $(cat "$tmp/rc"): $(cat "$tmp/err")"
     finish
 fi
-head -n 1 "$tmp/out" | grep -q '^ACCOUNT  *DONE  *NOW  *LAST ACTIVE  *NOTE' &&
+head -n 1 "$tmp/out" | grep -q '^ACCOUNT  *DONE  *SKIPPED  *NOW  *LAST ACTIVE  *NOTE' &&
     [ "$(wc -l <"$tmp/out")" -eq 9 ] && ok "--roster prints a header and one row per home (8)" ||
     not_ok "--roster prints a header and one row per home (8)" "$(cat "$tmp/out")"
 
 today=$(date +%Y-%m-%d)
-row alice | grep -qE " 1/$lessons  +$second, step 2/[0-9]+  +$today [0-9:]{5} *$" &&
+row alice | grep -qE " 1/$lessons  +-  +$second, step 2 of [0-9]+  +$today [0-9:]{5} *$" &&
     ok "a learner's row: lessons done, where they are now (lesson, step), when last active" ||
     not_ok "a learner's row: lessons done, where they are now, when last active" "$(row alice)"
-row bob | grep -q " 0/$lessons  *-  *-  *not started$" && ok "a home without progress: not started" ||
+row bob | grep -q " 0/$lessons  *-  *-  *-  *not started$" && ok "a home without progress: not started" ||
     not_ok "a home without progress: not started" "$(row bob)"
 row carol | grep -q "1/$lessons .*damaged: 2 lines that are not progress" &&
     ok "a damaged file is reported as such, and what it holds of progress is shown" ||
@@ -98,9 +99,9 @@ bad=""
     bad="options after the paths are paths: $(cat "$tmp/err")"
 "$tutor" --lessons lessons --roster --csv "$c/alice/$state" "$c/alice/$state/progress" "$c/bob" >"$tmp/csv" 2>"$tmp/err" ||
     bad="$bad exit $?: $(cat "$tmp/err")"
-[ "$(head -n 1 "$tmp/csv")" = "account,done,total,lesson,step,last_active,state,detail" ] || bad="$bad header:$(head -n 1 "$tmp/csv")"
+[ "$(head -n 1 "$tmp/csv")" = "account,done,total,lesson,step,last_active,state,detail,steps,lesson_state,skipped,skipped_at" ] || bad="$bad header:$(head -n 1 "$tmp/csv")"
 [ "$(grep -c ",1,$lessons,$second,2,$today" "$tmp/csv")" -eq 2 ] || bad="$bad alice:$(cat "$tmp/csv")"
-grep -q "^$c/bob,0,$lessons,,,,not started,$" "$tmp/csv" || bad="$bad bob:$(grep bob "$tmp/csv")"
+grep -q "^$c/bob,0,$lessons,,,,not started,,,,0,$" "$tmp/csv" || bad="$bad bob:$(grep bob "$tmp/csv")"
 [ -z "$bad" ] && ok "--csv: a header, then the same rows for a state directory and a progress file named directly" ||
     not_ok "--csv: a header and the rows of a state directory and a progress file" "$bad"
 
@@ -108,6 +109,40 @@ run "$c/alice" /no-such-dir
 [ "$(cat "$tmp/rc")" -eq 1 ] && grep -qx "pidns-tutor: --roster: /no-such-dir: No such file or directory" "$tmp/err" &&
     row alice >/dev/null && ok "a missing PATH is named on stderr (exit 1); the others are still shown" ||
     not_ok "a missing PATH is named on stderr (exit 1)" "exit $(cat "$tmp/rc"): $(cat "$tmp/err") / $(cat "$tmp/out")"
+
+# Skipped exercises (issue 28): a lesson left with an exercise not passed is
+# not done. frank's file is of format 1, which did not record skips: his first
+# lesson was finished with its step 5 exercise never passed (checked 8, not
+# 24). grace's is of format 2: step 5 skipped, then lesson 2 at its step 3.
+# heidi finished the first lesson, every exercise passed, and it is current.
+# Negative control: the same rows read before skips counted (main's build)
+# say frank and grace are done with the first lesson.
+home frank
+printf '# pidns-tutor progress, format 1\ncurrent %s\nlesson %s step 0 done 1 checked 8\n' \
+    "$first" "$first" >"$c/frank/$state/progress"
+home grace
+printf '# pidns-tutor progress, format 2\ncurrent %s\nlesson %s step 0 finished 1 checked 8 skipped 16\nlesson %s step 2 finished 0 checked 0 skipped 0\n' \
+    "$second" "$first" "$second" >"$c/grace/$state/progress"
+home heidi
+printf '# pidns-tutor progress, format 2\ncurrent %s\nlesson %s step 0 finished 1 checked 24 skipped 0\n' \
+    "$first" "$first" >"$c/heidi/$state/progress"
+run "$c/frank" "$c/grace" "$c/heidi"
+row frank | grep -qE " 0/$lessons  +1 \($first step 5\)  +$first, finished, 1 skipped  " &&
+    ok "a format 1 file's exercise never passed shows as skipped; the lesson is not done" ||
+    not_ok "a format 1 file's exercise never passed shows as skipped" "$(row frank)"
+row grace | grep -qE " 0/$lessons  +1 \($first step 5\)  +$second, step 3 of [0-9]+  " &&
+    ok "a format 2 file's skipped exercise is shown; the step reads as a position (step 3 of N)" ||
+    not_ok "a format 2 file's skipped exercise is shown" "$(row grace)"
+row heidi | grep -qE " 1/$lessons  +-  +$first, done  " &&
+    ok "a finished lesson, every exercise passed: done, not 'step 1' of it" ||
+    not_ok "a finished lesson, every exercise passed: done" "$(row heidi)"
+"$tutor" --lessons lessons --roster --csv "$c/frank" "$c/grace" "$c/heidi" >"$tmp/csv" 2>"$tmp/err"
+bad=""
+grep -q "^$c/frank,0,$lessons,$first,,.*,ok,,[0-9]*,finished,1,$first:5$" "$tmp/csv" || bad="$bad frank:$(grep frank "$tmp/csv")"
+grep -q "^$c/grace,0,$lessons,$second,3,.*,ok,,[0-9]*,in progress,1,$first:5$" "$tmp/csv" || bad="$bad grace:$(grep grace "$tmp/csv")"
+grep -q "^$c/heidi,1,$lessons,$first,,.*,ok,,[0-9]*,done,0,$" "$tmp/csv" || bad="$bad heidi:$(grep heidi "$tmp/csv")"
+[ -z "$bad" ] && ok "--csv: the lesson's state, the skipped count and where (ID:STEP)" ||
+    not_ok "--csv: the lesson's state, the skipped count and where" "$bad"
 
 # A screenshot of a class's roster, for a person to look at.
 . "$(dirname "$0")/lib/screenshot"

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* test_progress.c: the learner's progress file: saved and resumed, where
  * it lives ($XDG_STATE_HOME, HOME, the invoking user's home under sudo),
- * who owns it under sudo, and an unwritable home as a warning only.
+ * who owns it under sudo, and an unwritable home as a warning only; skipped
+ * exercises (format 2) and files of format 1 read back, from the fixtures
+ * of tests/fixtures/progress (format1-*: written by the tutor before skips
+ * were recorded; format2-*: after).
  */
 #include "testlib.h"
 #include "tutor/progress.h"
+#include "util/io.h"
+
+#include <fcntl.h>
 
 #include <limits.h>
 #include <stdio.h>
@@ -42,7 +48,7 @@ static void test_saved_progress_is_resumed_by_the_next_session(void **state)
     struct progress_entry *e = progress_entry(&p, "02-proc");
     e->step = 3;
     e->checked = 5;
-    progress_entry(&p, "01-new-namespace")->done = 1;
+    progress_entry(&p, "01-new-namespace")->finished = 1;
     snprintf(p.current, sizeof p.current, "02-proc");
     assert_int_equal(progress_save(&p, stderr), 0);
     progress_close(&p);
@@ -52,7 +58,7 @@ static void test_saved_progress_is_resumed_by_the_next_session(void **state)
     assert_int_equal(again.count, 2);
     assert_int_equal(progress_get(&again, "02-proc")->step, 3);
     assert_int_equal(progress_get(&again, "02-proc")->checked, 5);
-    assert_int_equal(progress_get(&again, "01-new-namespace")->done, 1);
+    assert_int_equal(progress_get(&again, "01-new-namespace")->finished, 1);
     assert_null(progress_get(&again, "03-nope"));
     progress_reset(&again);
     assert_int_equal(again.count, 0);
@@ -158,6 +164,140 @@ static void test_under_sudo_files_belong_to_the_invoking_user(void **state)
     progress_close(&p);
 }
 
+/* A fixture of tests/fixtures/progress, parsed into p. */
+static int parse_fixture(struct progress *p, const char *name)
+{
+    char path[PATH_MAX];
+    const char *src = getenv("PIDNS_TUTOR_SRC");
+    snprintf(path, sizeof path, "%s/tests/fixtures/progress/%s", src ? src : ".", name);
+    char *text = io_read_file(AT_FDCWD, path, 1 << 16);
+    assert_non_null(text);
+    memset(p, 0, sizeof *p);
+    int skipped = progress_parse(p, text);
+    free(text);
+    return skipped;
+}
+
+/* format1-skipped: lesson 01-tiny (exercise at step 2, bit 1) left with
+ * `next` twice by the tutor of format 1, which wrote "done 1 checked 0".
+ * Read now, it is finished but not done: its exercise was skipped. */
+static void test_format1_file_with_an_exercise_never_passed_is_not_done(void **state)
+{
+    struct progress p;
+    (void)state;
+    assert_int_equal(parse_fixture(&p, "format1-skipped"), 0);
+    struct progress_entry *e = progress_get(&p, "01-tiny");
+    assert_non_null(e);
+    assert_int_equal(e->finished, 1);
+    assert_int_equal(e->legacy, 1);
+    progress_settle(e, 1ul << 1);
+    assert_int_equal(e->legacy, 0);
+    assert_int_equal(e->skipped, 1ul << 1);
+    assert_false(progress_entry_done(e));
+    int first = -2;
+    assert_int_equal(progress_skipped(e, &first), 1);
+    assert_int_equal(first, 1);
+    progress_close(&p);
+}
+
+/* format1-passed: the same lesson with its exercise passed: done. */
+static void test_format1_file_with_every_exercise_passed_is_done(void **state)
+{
+    struct progress p;
+    (void)state;
+    assert_int_equal(parse_fixture(&p, "format1-passed"), 0);
+    assert_string_equal(p.current, "02-second");
+    struct progress_entry *e = progress_get(&p, "01-tiny");
+    progress_settle(e, 1ul << 1);
+    assert_int_equal(e->skipped, 0);
+    assert_true(progress_entry_done(e));
+    e = progress_get(&p, "02-second"); /* no exercise, not finished */
+    progress_settle(e, 0);
+    assert_false(progress_entry_done(e));
+    assert_int_equal(progress_skipped(e, NULL), 0);
+    progress_close(&p);
+}
+
+/* A format 1 entry not finished: only the exercises before the step reached
+ * were skipped (the one at the step reached is still ahead). */
+static void test_format1_settles_only_the_steps_before_the_one_reached(void **state)
+{
+    struct progress p;
+    (void)state;
+    memset(&p, 0, sizeof p);
+    assert_int_equal(progress_parse(&p, "lesson 05-x step 3 done 0 checked 1\n"), 0);
+    struct progress_entry *e = progress_get(&p, "05-x");
+    progress_settle(e, 0x1bul); /* exercises at steps 0, 1, 3, 4 */
+    assert_int_equal(e->skipped, 0x2ul);
+    progress_settle(e, 0xfful); /* settled once only */
+    assert_int_equal(e->skipped, 0x2ul);
+    progress_close(&p);
+}
+
+/* format2-skipped: written by this tutor after `next` past the exercise. */
+static void test_format2_file_records_the_skip(void **state)
+{
+    struct progress p;
+    (void)state;
+    assert_int_equal(parse_fixture(&p, "format2-skipped"), 0);
+    struct progress_entry *e = progress_get(&p, "01-tiny");
+    assert_int_equal(e->legacy, 0);
+    assert_int_equal(e->finished, 1);
+    assert_int_equal(e->skipped, 1ul << 1);
+    progress_settle(e, 0); /* no effect on a format 2 entry */
+    assert_int_equal(e->skipped, 1ul << 1);
+    assert_false(progress_entry_done(e));
+    progress_close(&p);
+}
+
+static void test_format2_malformed_lines_are_skipped_and_counted(void **state)
+{
+    struct progress p;
+    (void)state;
+    assert_int_equal(parse_fixture(&p, "format2-malformed"), 4); /* 01-b, c, d, e */
+    assert_int_equal(p.count, 3);
+    assert_int_equal(progress_get(&p, "01-a")->skipped, 4);
+    assert_int_equal(progress_get(&p, "01-f")->skipped, 0); /* passed: not skipped */
+    assert_true(progress_entry_done(progress_get(&p, "01-f")));
+    assert_int_equal(progress_get(&p, "01-g")->legacy, 1);
+    assert_null(progress_get(&p, "01-b"));
+    progress_close(&p);
+}
+
+/* Skip, save, resume; a pass later clears the skip; `next` past an exercise
+ * passed before does not mark it. An entry never settled (its lesson gone)
+ * is written back as it was read, not with an invented "skipped 0". */
+static void test_skip_then_pass_round_trip(void **state)
+{
+    struct progress p, again;
+    char dir[PATH_MAX + 64];
+    (void)state;
+    snprintf(dir, sizeof dir, "%s/skips", scratch);
+    progress_open(&p, dir, stderr);
+    struct progress_entry *e = progress_entry(&p, "03-x");
+    progress_mark_skipped(e, 4);
+    progress_mark_passed(e, 2);
+    progress_mark_skipped(e, 2);
+    e->finished = 1;
+    assert_int_equal(progress_parse(&p, "lesson 09-gone step 1 done 1 checked 0\n"), 0);
+    assert_int_equal(progress_save(&p, stderr), 0);
+    progress_close(&p);
+    assert_int_equal(tl_shf(NULL, "grep -qx 'lesson 03-x step 0 finished 1 checked 4 skipped 16' "
+                                  "%s/progress && grep -qx 'lesson 09-gone step 1 done 1 checked 0' "
+                                  "%s/progress",
+                            dir, dir),
+                     0);
+    progress_open(&again, dir, stderr);
+    e = progress_get(&again, "03-x");
+    assert_int_equal(e->skipped, 16);
+    assert_false(progress_entry_done(e));
+    progress_mark_passed(e, 4);
+    assert_int_equal(e->skipped, 0);
+    assert_int_equal(e->checked, 20);
+    assert_true(progress_entry_done(e));
+    progress_close(&again);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -166,6 +306,12 @@ int main(void)
         cmocka_unit_test(test_state_dir_follows_xdg_then_home),
         cmocka_unit_test(test_unwritable_home_is_a_warning_not_a_failure),
         cmocka_unit_test(test_under_sudo_files_belong_to_the_invoking_user),
+        cmocka_unit_test(test_format1_file_with_an_exercise_never_passed_is_not_done),
+        cmocka_unit_test(test_format1_file_with_every_exercise_passed_is_done),
+        cmocka_unit_test(test_format1_settles_only_the_steps_before_the_one_reached),
+        cmocka_unit_test(test_format2_file_records_the_skip),
+        cmocka_unit_test(test_format2_malformed_lines_are_skipped_and_counted),
+        cmocka_unit_test(test_skip_then_pass_round_trip),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
