@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lab_walls.c: walls the learner cannot take down from inside the lab.
  *
  * On the user-namespace route the learner is root in the sandbox's user

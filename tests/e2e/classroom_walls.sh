@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # classroom_walls.sh: a class on one machine, two throwaway learner accounts
 # (homes under the test's scratch directory), each pushing on the lab's walls
 # at the same time as the other: `umount -l /tmp`, `mount -o remount,rw,bind`

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The learner's progress tells only what happened (issue 28, item 5), played
 # through the real shell on the small lessons of tests/fixtures/shell/lessons
 # (lesson 1: a step, then an exercise at step 2; lesson 2: two steps, no

@@ -64,7 +64,7 @@ send hint\r
 expect but not a procfs
 expect pidns-tutor (2
 send quit\r
-expect host unchanged by the lab
+expect no process, mount or /procN left by the lab
 exit 0
 X
 check "lesson 2's tmpfs attempt: check names the failing condition, check -v all, hint by the condition" [ $? -eq 0 ]
@@ -106,7 +106,7 @@ send \x03
 expect (stopped watching)
 expect pidns-tutor (1
 send quit\r
-expect host unchanged by the lab
+expect no process, mount or /procN left by the lab
 exit 0
 X
 check "lesson 1's wrong programs: their output and end, then the condition; hint inside watch" [ $? -eq 0 ]
