@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: MIT-0 */
-/* pidns_siginfo.c: the sender's PID in a signal's siginfo, translated into
- * the receiver's PID namespace.
+/* pidns_siginfo.c: the sender's PID in a signal's siginfo, as the
+ * receiver's PID namespace sees it.
  *
  * A process that receives a signal can learn who sent it: si_pid in the
- * siginfo_t that sigwaitinfo() (or an SA_SIGINFO handler) gets. The kernel
- * fills it in with the sender's PID as the *receiver's* namespace numbers it,
- * whichever call raised the signal: kill(), sigqueue(), or the kernel's own
- * SIGCHLD. So a new namespace's init sees 1 when it signals itself, 2 from
- * PID 2, and 0 from its parent, which has no number inside; while the
- * parent, above, sees the init's real PID (what clone() returned) in the
- * init's SIGCHLD. A process below cannot even name one above, so SIGCHLD is
- * how news comes up.
+ * siginfo_t that sigwaitinfo() (or an SA_SIGINFO handler) gets. For kill()
+ * and the kernel's own SIGCHLD the kernel fills si_pid in: the sender's
+ * number in the receiver's namespace, 0 when it has none there. For
+ * sigqueue() the sender fills it (the C library writes getpid()); the kernel
+ * keeps it as written, only zeroing it for a sender in an ancestor namespace.
+ * So a new namespace's init sees 1 when it signals itself, 2 from PID 2, and
+ * 0 from its parent, which has no number inside; while the parent, above,
+ * sees the init's real PID (what clone() returned) in the init's SIGCHLD. A
+ * process below cannot even name one above, so SIGCHLD is how news comes up.
+ * With --forge, PID 2 queues its signal with rt_sigqueueinfo() and writes
+ * 4242 as its own PID: the init reads 4242.
  *
  * Build:  cc -o pidns_siginfo pidns_siginfo.c
- * Run:    sudo ./pidns_siginfo      (root, or root of a user namespace)
+ * Run:    sudo ./pidns_siginfo [--forge]   (root, or root of a user namespace)
  * Prints:
  *   clone() returned 4242: the init's PID in the parent's namespace
  *   [init  ] kill(getpid(), SIGUSR1), the init to itself: si_pid = 1
@@ -38,12 +41,15 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 static char stack[256 * 1024]; /* the child's; it runs on its own copy */
 static pid_t childPid = -1;    /* stays -1 in the child's copy */
 static int chan[2];            /* socketpair: chan[0] the parent's end, chan[1] the init's */
+static int forge;              /* --forge: PID 2 claims to be FORGED_PID */
+#define FORGED_PID 4242
 
 /* Waits for sig (blocked) and returns the sender's PID as we number it. */
 static pid_t senderOf(int sig)
@@ -56,6 +62,27 @@ static pid_t senderOf(int sig)
     while (sigwaitinfo(&set, &si) == -1) /* EINTR: wait again */
         ;
     return si.si_pid;
+}
+
+/* PID 2's signal to the init: sigqueue(), or with --forge the system call
+ * under it, with a siginfo whose si_pid the sender writes itself. */
+static void queueToInit(void)
+{
+    if (!forge) {
+        if (sigqueue(1, SIGUSR1, (union sigval){.sival_int = 0}) == -1)
+            err(EXIT_FAILURE, "sigqueue");
+        return;
+    }
+    // tag::forge[]
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    si.si_signo = SIGUSR1;
+    si.si_code = SI_QUEUE; /* negative: the kernel lets the sender fill the rest */
+    si.si_pid = FORGED_PID; /* not our PID: nothing checks it */
+    si.si_uid = getuid();
+    if (syscall(SYS_rt_sigqueueinfo, 1, SIGUSR1, &si) == -1)
+        err(EXIT_FAILURE, "rt_sigqueueinfo");
+    // end::forge[]
 }
 
 /* Runs in the child, PID 1 of the new namespace. */
@@ -83,12 +110,15 @@ static int initMain(void *arg)
     if (member == -1)
         err(EXIT_FAILURE, "fork");
     if (member == 0) { /* PID 2: a queued signal with a value, then exit */
-        if (sigqueue(1, SIGUSR1, (union sigval){.sival_int = 0}) == -1)
-            err(EXIT_FAILURE, "sigqueue");
+        queueToInit();
         _exit(EXIT_SUCCESS);
     }
-    printf("[init  ] sigqueue(1, SIGUSR1) from PID %ld: si_pid = %ld\n", (long)member,
-           (long)senderOf(SIGUSR1));
+    if (forge)
+        printf("[init  ] rt_sigqueueinfo(1, SIGUSR1) from PID %ld, claiming %d: si_pid = %ld\n",
+               (long)member, FORGED_PID, (long)senderOf(SIGUSR1));
+    else
+        printf("[init  ] sigqueue(1, SIGUSR1) from PID %ld: si_pid = %ld\n", (long)member,
+               (long)senderOf(SIGUSR1));
     printf("[init  ] SIGCHLD, PID %ld exited: si_pid = %ld\n", (long)member,
            (long)senderOf(SIGCHLD));
     // end::member[]
@@ -124,14 +154,20 @@ int main(int argc, char *argv[])
 
     setvbuf(stdout, NULL, _IOLBF, 0); /* every line leaves at once, also into a pipe */
     if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-        printf("Usage: %s\n"
+        printf("Usage: %s [--forge]\n"
                "Send signals to and from the init of a new PID namespace and print the\n"
-               "sender's PID (si_pid) that each receiver gets.\n",
-               argv[0]);
+               "sender's PID (si_pid) that each receiver gets.\n"
+               "  --forge  PID 2 queues its signal with rt_sigqueueinfo(), writing %d\n"
+               "           as its PID: the init reads what the sender wrote\n",
+               argv[0], FORGED_PID);
         return EXIT_SUCCESS;
     }
+    if (argc > 1 && strcmp(argv[1], "--forge") == 0) {
+        forge = 1;
+        argc--, argv++;
+    }
     if (argc > 1)
-        errx(EXIT_FAILURE, "takes no arguments, not '%s' (try 'pidns_siginfo --help')", argv[1]);
+        errx(EXIT_FAILURE, "takes only --forge, not '%s' (try 'pidns_siginfo --help')", argv[1]);
 
     /* Blocked before clone(), so the child starts with them blocked too. */
     sigemptyset(&blocked);
