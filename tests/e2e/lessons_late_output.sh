@@ -1,0 +1,69 @@
+#!/bin/sh
+# A step's expected output is compared once it has come, not after a fixed
+# silence (issue 28, item 4): a [.run.background] program that prints what
+# its [.expect] shows only 1.5 s after it starts (as a quick example does on
+# a loaded machine) passes, in --auto and in a terminal. Negative controls:
+# with the wait's bound (PIDNS_TUTOR_EXPECT_WAIT) below the delay the same
+# step fails, as it did when the lab compared after 0.3 s of quiet; a
+# program whose first line already differs still fails at once; one that
+# never prints fails when the bound has passed, without hanging.
+. tests/e2e/lib/common
+out=$scratch/out
+ms() { echo $(($(date +%s%N) / 1000000)); }
+
+t0=$(ms)
+"$TUTOR" --auto all --lessons "$FIX/lateoutput" >"$out" 2>&1
+rc=$?
+took=$(($(ms) - t0))
+check "--auto: a step whose output comes 1.5 s late passes (status $rc)" [ $rc -eq 0 ]
+# The two lines, then the note that the program became a job: not the
+# lesson's expected text, which a failing step shows after its complaint.
+check "--auto: it showed both late lines, then made the program a job" \
+    sh -c "grep -A2 '^first line, late' '$out' | tr '\n' ' ' |
+        grep -q '^first line, late second line, later *(it keeps running in the background as job 1'"
+check "--auto: no step's output was called wrong" sh -c "! grep -q 'not what the lesson expected' '$out'"
+check "--auto: the late lesson took the delay, not the 30 s bound (${took} ms)" [ "$took" -lt 15000 ]
+
+PIDNS_TUTOR_EXPECT_WAIT=0.5 "$TUTOR" --auto all --lessons "$FIX/lateoutput" >"$out" 2>&1
+rc=$?
+check "negative control: with a 0.5 s bound the late step fails (status $rc)" [ $rc -eq 1 ]
+check "negative control: it is the late step that fails" \
+    grep -q "lesson 1, step 1 (A late first line): FAILED" "$out"
+
+t0=$(ms)
+PIDNS_TUTOR_EXPECT_WAIT=4 "$TUTOR" --auto all --lessons "$FIX/wrongoutput" >"$out" 2>&1
+rc=$?
+took=$(($(ms) - t0))
+check "output that differs or never comes fails the steps (status $rc)" [ $rc -eq 1 ]
+check "a first line that differs fails its step" grep -q "step 1 (A line that differs): FAILED" "$out"
+check "output that never comes fails its step" grep -q "step 2 (Nothing at all): FAILED" "$out"
+check "only the silent step waited for the 4 s bound (${took} ms)" \
+    sh -c "[ $took -ge 4000 ] && [ $took -lt 7500 ]"
+
+# In a terminal: the learner sees the late lines and no complaint.
+drive late --lessons "$FIX/lateoutput" <<'SCRIPT'
+expect pidns-tutor> 
+send lesson 1\r
+expect second line, later
+expect Enter: next step
+absent not what the lesson expected
+send \r
+expect the late job is
+send quit\r
+SCRIPT
+check "in a terminal, the late step passes" [ "$drive_rc" -eq 0 ]
+
+# A learner waiting for output that does not come is told how to stop it.
+PIDNS_TUTOR_EXPECT_WAIT=20 drive silent --lessons "$FIX/wrongoutput" <<'SCRIPT'
+expect pidns-tutor> 
+send lesson 1\r
+expect not what the lesson expected
+send \r
+expect waiting for the output the lesson expects
+send \x03
+expect Step stopped
+send quit\r
+SCRIPT
+check "in a terminal, a long wait says so and Ctrl-C ends it" [ "$drive_rc" -eq 0 ]
+check "nothing left" nothing_left "sleep 424[78]"
+finish
