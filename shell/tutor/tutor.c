@@ -177,19 +177,26 @@ void tutor_forget_jobs(struct shell *sh)
 static const char waiting_note[] =
     "(waiting for the output the lesson expects: Ctrl-C stops the command)";
 
-/* The longest a step waits for the output its [.expect] shows:
- * PIDNS_TUTOR_EXPECT_WAIT seconds (for tests), else the lab's 30 s. */
-static double expect_bound(void)
+double tutor_wait_bound(void)
 {
     const char *env = getenv("PIDNS_TUTOR_EXPECT_WAIT");
     char *end;
     double s = env != NULL ? strtod(env, &end) : 0;
-    return env != NULL && end != env && *end == '\0' && s > 0 && s <= 3600 ? s : 0;
+    return env != NULL && end != env && *end == '\0' && s > 0 && s <= 3600 ? s : 30;
 }
 
 static enum lab_output_state expected_output_state(const char *output, const void *expect)
 {
     return (enum lab_output_state)lesson_block_output_progress(expect, output);
+}
+
+const struct lab_expect *tutor_lab_expect(const struct lesson_block *expect,
+                                          struct lab_expect *buf)
+{
+    if (expect == NULL)
+        return NULL;
+    *buf = (struct lab_expect){expected_output_state, expect, tutor_wait_bound()};
+    return buf;
 }
 
 /* lab_run, lab_start or lab_start_background as mode says; output teed. A
@@ -204,7 +211,7 @@ static int run_teed(struct shell *sh, const char *command, int mode, const char 
     int how = mode & ~TUTOR_RUN_TYPED;
     int quiet = !sh->interactive || sh->auto_mode || sh->presenting;
     int noted = (mode & TUTOR_RUN_TYPED) && how != TUTOR_RUN_BACKGROUND && !quiet;
-    struct lab_expect wanted = {expected_output_state, expect, expect_bound()};
+    struct lab_expect wanted;
     if (how != TUTOR_RUN_MAY_STAY)
         expect = NULL;
     const char *note = noted ? still_running_note : expect != NULL && !quiet ? waiting_note : NULL;
@@ -224,7 +231,7 @@ static int run_teed(struct shell *sh, const char *command, int mode, const char 
     if (how == TUTOR_RUN_BACKGROUND)
         rc = lab_start_background(sh->lab, command, tee_fd(t), &status, &job);
     else
-        rc = lab_start_expecting(sh->lab, command, tee_fd(t), expect != NULL ? &wanted : NULL,
+        rc = lab_start_expecting(sh->lab, command, tee_fd(t), tutor_lab_expect(expect, &wanted),
                                  &status, &job);
     *output = tee_finish(t, rc != 1);
     int pid = rc == 1 && job_name != NULL ? tutor_name_job(sh, job_name, job) : -1;

@@ -14,9 +14,6 @@
 #include <string.h>
 #include <time.h>
 
-/* How long --auto gives a worked solution to bring about what its check
- * looks for. */
-#define AUTO_CHECK_WAIT_MS 5000
 /* A wrong attempt is checked once it has settled (ended, or become a job),
  * then, when it stays running, once more this much later: what it left
  * running had a moment to act, without polling for seconds on every
@@ -101,6 +98,8 @@ static int run_solution(struct shell *sh, const struct lesson_block *exercise, i
 {
     if (check_first && check_passes_before(sh, exercise))
         return 1;
+    const struct lab_job *jobs;
+    size_t jobs_before = lab_jobs(sh->lab, &jobs);
     if (exercise->solution != NULL) {
         render_text(&sh->render, RENDER_NOTE, "(running the worked solution)");
         int status = tutor_run_command(sh, exercise->solution, 1, NULL);
@@ -109,16 +108,11 @@ static int run_solution(struct shell *sh, const struct lesson_block *exercise, i
             return 1;
         }
     }
-    int passed = tutor_check(sh, exercise);
     /* A solution left running may still be building what the check looks
-     * at (31 nested namespaces take a while on a slow or sanitized build):
-     * look again for a few seconds before calling it failed. */
-    for (int waited = 0; passed == 0 && exercise->solution != NULL && waited < AUTO_CHECK_WAIT_MS &&
-                         !shell_interrupted;
-         waited += 100) {
-        nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
-        passed = tutor_check(sh, exercise);
-    }
+     * at (31 nested namespaces take a while on a slow, loaded or sanitized
+     * build): look again while it runs, up to 30 s, before calling it
+     * failed. */
+    int passed = tutor_await_check(sh, exercise, jobs_before);
     render_text(&sh->render, passed == 1 ? RENDER_GOOD : RENDER_BAD,
                 passed == 1 ? "check: passed" : "check: FAILED");
     return passed == 1 ? 0 : 1;
