@@ -202,7 +202,9 @@ static void handle_signal(struct runner_state *st, int sig)
 }
 
 /* Keeps a piece of output for the judge and asks it again, while it has
- * not decided and the command has not settled. */
+ * not decided and the command has not settled. The first time (n 0, at the
+ * start) it judges no output at all: what expects nothing (an empty
+ * [.expect]) is there at once, and the command settles as with lab_start(). */
 static void judge_output(struct runner_state *st, const char *buf, size_t n)
 {
     if (st->expect == NULL || st->verdict != LAB_OUTPUT_NOT_YET || st->settled)
@@ -341,6 +343,7 @@ void lab_runner_main(const struct lab *lab, const struct lab_runner_spec *spec, 
         runner_fail(status_fd, errno);
     st.start = st.last_output = now();
     st.pump_fd = pump[0];
+    judge_output(&st, "", 0);
     st.command = fork();
     if (st.command == -1)
         runner_fail(status_fd, errno);

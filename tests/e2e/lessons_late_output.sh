@@ -30,6 +30,8 @@ check "--auto: no step's output was called wrong" sh -c "! grep -q 'not what the
 check "--auto: a program that ends 1 s late is compared once it ended" \
     sh -c "grep -A1 \"^# sh -c 'sleep 1; echo ended late'\" '$out' | grep -qx 'ended late'"
 check "--auto: each wait took the delay, not the 30 s bound (${took} ms)" [ "$took" -lt 25000 ]
+check "--auto: a silent program with an empty [.expect] became a job" \
+    sh -c "grep -A1 '^# sleep 4247' '$out' | grep -q 'it keeps running in the background'"
 
 "$TUTOR" --auto 2 --lessons "$FIX/lateoutput" >"$out" 2>&1
 rc=$?

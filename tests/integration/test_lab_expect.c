@@ -83,6 +83,13 @@ static void test_a_prompt_line_settles_as_before(void **state)
     run_case(&(struct start_case){"echo ready; exec sleep 600", "ready\n", 0, 0.3, 1.9});
 }
 
+static void test_what_expects_no_output_settles_as_before(void **state)
+{
+    (void)state;
+    /* an empty [.expect] after a silent program: met before any output */
+    run_case(&(struct start_case){"exec sleep 600", "", 0, 0.3, 1.9});
+}
+
 static void test_output_that_cannot_match_settles_at_once(void **state)
 {
     (void)state;
@@ -148,6 +155,7 @@ int main(void)
         cmocka_unit_test(test_a_late_line_is_waited_for),
         cmocka_unit_test(test_negative_control_lab_start_settles_before_the_line),
         cmocka_unit_test(test_a_prompt_line_settles_as_before),
+        cmocka_unit_test(test_what_expects_no_output_settles_as_before),
         cmocka_unit_test(test_output_that_cannot_match_settles_at_once),
         cmocka_unit_test(test_a_chatty_program_that_never_matches_settles_at_the_bound),
         cmocka_unit_test(test_ctrl_c_stops_the_wait),

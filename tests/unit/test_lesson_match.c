@@ -127,6 +127,9 @@ static void test_output_so_far_may_still_match(void **state)
     assert_int_equal(lesson_block_output_progress(&b, "c 3\n"), -1);
     assert_int_equal(lesson_block_output_progress(&b, "b 2\na 1\nb 3\n"), -1);
     assert_int_equal(lesson_block_output_progress(NULL, "x"), -1);
+    b.unordered = 0;
+    b.text = ""; /* an empty [.expect]: met by no output at all */
+    assert_int_equal(lesson_block_output_progress(&b, ""), 1);
 }
 
 static void test_answers_ignore_case_and_blanks(void **state)
