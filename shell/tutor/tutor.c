@@ -234,6 +234,10 @@ static int run_teed(struct shell *sh, const char *command, int mode, const char 
         rc = lab_start_expecting(sh->lab, command, tee_fd(t), tutor_lab_expect(expect, &wanted),
                                  &status, &job);
     *output = tee_finish(t, rc != 1);
+    /* The bound ran out while the output could still become what the step
+     * expects: say so, before the step calls it wrong. */
+    int late = rc == 1 && expect != NULL && *output != NULL &&
+               lesson_block_output_progress(expect, *output) == 0;
     int pid = rc == 1 && job_name != NULL ? tutor_name_job(sh, job_name, job) : -1;
     if (pid > 0) {
         char name[64];
@@ -242,15 +246,19 @@ static int run_teed(struct shell *sh, const char *command, int mode, const char 
                      "(it keeps running in the background as job %d, PID %d, which later "
                      "commands call $%s: `status` lists it, `cleanup` stops it)",
                      job, pid, name);
-        return 0;
-    }
-    if (rc == 1) {
+    } else if (rc == 1) {
         render_textf(&sh->render, RENDER_NOTE,
                      "(it keeps running in the background as job %d: `status` lists it, "
                      "`cleanup` stops it)",
                      job);
-        return 0;
     }
+    if (late)
+        render_textf(&sh->render, RENDER_NOTE,
+                     "(still waiting for the rest of what the lesson expects after %.0f s: a slow "
+                     "machine? `again` runs the step again)",
+                     tutor_wait_bound());
+    if (rc == 1)
+        return 0;
     return rc == 0 ? status : -1;
 }
 

@@ -52,6 +52,9 @@ took=$(($(ms) - t0))
 check "output that differs or never comes fails the steps (status $rc)" [ $rc -eq 1 ]
 check "a first line that differs fails its step" grep -q "step 1 (A line that differs): FAILED" "$out"
 check "output that never comes fails its step" grep -q "step 2 (Nothing at all): FAILED" "$out"
+check "it says it was still waiting when the bound ran out" \
+    sh -c "tr -s '\n ' '  ' <'$out' | grep -q 'still waiting for the rest of what the lesson expects after 4 s'"
+check "a line that differs is not called late" sh -c "[ \$(grep -c 'still waiting for the rest' '$out') -eq 1 ]"
 check "only the silent step waited for the 4 s bound (${took} ms)" \
     sh -c "[ $took -ge 4000 ] && [ $took -lt 25000 ]"
 
