@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # pidns-tutor: build, test, run.
 #
 #   make          build the examples, the shell and the tests under build/
@@ -69,10 +70,10 @@ BUILD_DEFS = -DPIDNS_TUTOR_VERSION='"$(VERSION)"' \
 DEB_RUN_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev util-linux procps less
 DEB_CHECK_PACKAGES = $(DEB_RUN_PACKAGES) libcmocka-dev asciidoctor tmux valgrind clang \
 	ruby-rouge ruby-asciidoctor-pdf chromium poppler-utils \
-	libclang-rt-dev man-db time hyperfine python3 strace gdb
+	libclang-rt-dev man-db time hyperfine python3 strace gdb acl
 
 .PHONY: all examples tutor tests deps deps-check run check check-run check-layering check-ownership \
-	check-mutants clean
+	check-mutants check-spdx clean
 # Keep objects made by pattern rules (make would delete them as intermediates).
 .SECONDARY:
 all: examples tutor tests
@@ -148,7 +149,7 @@ check: deps-check
 # ends (tests/check-parts.sh); every part runs even if another fails, and
 # the end says what failed. CHECK_JOBS=1 runs them one after another.
 CHECK_JOBS ?= 2
-CHECK_PARTS = check-ownership check-layering $(CHECK_EXTRA)
+CHECK_PARTS = check-ownership check-layering check-spdx $(CHECK_EXTRA)
 CHECK_LONGEST = check-ownership check-asan check-valgrind check-mutants
 CHECK_ORDER = $(foreach p,$(CHECK_LONGEST),$(filter $(p),$(CHECK_PARTS))) \
 	$(filter-out $(CHECK_LONGEST),$(CHECK_PARTS))
@@ -165,6 +166,14 @@ check-layering: $(LIBTUTOR) $(O)/obj/shell/main.o
 	@sh tests/layering.sh
 	@sh tests/call_circles.sh --self-test
 	@sh tests/call_circles.sh $(O)/obj/shell $(SHELL_OBJS) $(O)/obj/shell/main.o
+
+# Every file says its licence on an SPDX line, MIT-0 in examples/ and
+# exercises/ (tools/spdx.sh, which lists the exempt files and why); the
+# check first catches a planted file without its line and a wrong licence.
+# `sh tools/spdx.sh --fix` adds the missing lines.
+check-spdx:
+	@O=$(O) sh tools/spdx.sh --self-test
+	@O=$(O) sh tools/spdx.sh
 
 check-ownership: all
 	@O=$(O) sh tests/ownership.sh

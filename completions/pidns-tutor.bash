@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bash completion for pidns-tutor(1)                       -*- shell-script -*-
 #
 # Completes the options, a directory after --lessons, paths after --roster, and after --auto the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* multi_pidns.c: one process, many PIDs, in N nested PID namespaces.
  *
  * A chain of N children, each PID 1 of a new PID namespace inside the one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_ancestry.c: walk the tree of PID namespaces upwards with
  * ioctl(NS_GET_PARENT), from a nested namespace to the caller's own.
  *

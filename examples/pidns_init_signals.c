@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_init_signals.c: which signals reach the init (PID 1) of a PID
  * namespace, and what its death does to the namespace.
  *

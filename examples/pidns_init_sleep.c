@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_init_sleep.c: one new PID namespace, seen from both sides.
  *
  * clone(CLONE_NEWPID) makes a child that is the first process, PID 1, of a

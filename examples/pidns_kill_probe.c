@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_kill_probe.c: which processes kill() can reach across a PID
  * namespace boundary.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_max_depth.c: PID namespaces nest at most 32 levels deep; find the
  * limit by nesting until the kernel refuses.
  *

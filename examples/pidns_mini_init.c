@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_mini_init.c: a minimal init for a PID namespace.
  *
  * The first process of a PID namespace (its PID 1) has two jobs that an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_orphan.c: who adopts a process whose parent dies inside a PID
  * namespace: the namespace's own init, or a child subreaper.
  *

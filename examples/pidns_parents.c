@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_parents.c: the chain of parent processes, across PID namespaces.
  *
  * A procfs numbers processes as the PID namespace it was mounted from does.

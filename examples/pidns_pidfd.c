@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_pidfd.c: a pidfd for the init of a new PID namespace, and what the
  * kernel tells through it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_probe.c: what a process can see of its own PID namespaces.
  *
  * A process has a PID in its own PID namespace and in every ancestor, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_proc_mount.c: giving a new PID namespace its own /proc, safely.
  *
  * ps reads /proc, so a PID namespace looks right from inside only with a

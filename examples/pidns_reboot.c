@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_reboot.c: reboot(2) called by the init of a new PID namespace ends
  * that namespace, and its parent learns which command it was.
  *

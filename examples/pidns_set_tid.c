@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_set_tid.c: choose the PIDs of a new process, one per PID namespace,
  * with clone3() and set_tid; and /proc/sys/kernel/ns_last_pid.
  *

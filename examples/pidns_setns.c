@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_setns.c: join the PID namespace of a running process, in the spirit
  * of util-linux `nsenter --target PID --pid [--mount] COMMAND`.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_siginfo.c: the sender's PID in a signal's siginfo, translated into
  * the receiver's PID namespace.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_threads.c: threads and PID namespaces, what the kernel refuses.
  *
  * A thread belongs to its process, so it lives in the process's PID

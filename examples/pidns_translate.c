@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_translate.c: a PID crossing a PID namespace boundary, both ways: as
  * credentials, which the kernel translates, and as plain bytes, which it does not.
  *

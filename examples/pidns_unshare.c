@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pidns_unshare.c: unshare(CLONE_NEWPID) moves the caller's future children,
  * not the caller; and a small launcher in the spirit of util-linux
  * `unshare --pid --fork --mount-proc COMMAND`.

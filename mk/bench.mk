@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/bench.mk: `make bench`, figures against what a user would otherwise run
 # (docs/performance.adoc). Not a test: nothing here passes or fails on a
 # figure, and `make check` does not run it.

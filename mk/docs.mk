@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/docs.mk: the documentation, built with asciidoctor into $(O)/docs/.
 #
 #   make docs        HTML guides, the lesson handbook (one page, and one page per

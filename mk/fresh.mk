@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/fresh.mk: the README's two commands on a really fresh machine.
 #
 #   make check-fresh                     a minimal Debian 12 root (debootstrap

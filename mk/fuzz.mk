@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/fuzz.mk: libFuzzer targets for the lesson parser and the shell's
 # command-line parsing (tests/fuzz/fuzz_*.c), built with clang and
 # ASan+UBSan into $(O)/fuzz/ (included by the Makefile); tests/hardening/fuzz.sh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/hardening.mk: sanitizers and valgrind (both run by make check).
 #
 #   make check-asan       build everything with ASan+UBSan into build/asan

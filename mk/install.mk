@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/install.mk: make install / make uninstall (GNU conventions).
 #
 #   make PREFIX=/opt/pidns-tutor            build for that prefix

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/shell.mk: targets of the guided shell (included by the Makefile).
 #   make bench-shell     start-up/quit time against unshare -m true, cost per
 #                        guided step, peak RSS (part of make bench, mk/bench.mk)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c: pidns-tutor, the guided shell of the PID namespace tutorial:
  * options, set up, run. Everything else lives in session.c and below.
  */

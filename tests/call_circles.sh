@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # No call circles between the tutor's files: from the compiled objects (nm),
 # file A calls file B when A uses a symbol B defines; the calls between files
 # must form no loop (tsort finds one), so that each file can be read knowing

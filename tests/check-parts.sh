@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-parts.sh: runs the parts of make check side by side (make check-run
 # runs it once everything is built).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The tutor's layers: a file of shell/ includes only headers of its own folder
 # or of a lower layer, so the calls run one way, along the data path:
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # mutants.sh: the checks themselves are checked (make check-mutants, run by
 # make check). Each mutant is a deliberate fault planted in a scratch copy of
 # the tree; the tests that should notice it are run against that copy, and
@@ -36,9 +37,22 @@ spawn() {
     started="$started $name"
 }
 
-copy_tree() { # into $1: the tracked files as they are now, and the build
+# The tree's files: those git tracks, or out of a git checkout (a release
+# tarball) every file but .git/, the build directories and build products.
+tree_files() {
+    if [ -z "$(git rev-parse --show-prefix 2>/dev/null)" ] &&
+        git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        git ls-files -z
+    else
+        find . -type d \( -name .git -o -name 'build*' -o -path "./${O#./}" \) -prune -o ! -type d \
+            ! -name '*.o' ! -name '*.a' ! -name '*.d' ! -name core ! -name 'vgcore.*' -print0 |
+            sed -z 's|^\./||'
+    fi
+}
+
+copy_tree() { # into $1: the tree's files as they are now, and the build
     mkdir -p "$1/build"
-    git ls-files -z | xargs -0 cp -P --parents -p -t "$1"
+    tree_files | xargs -0 cp -P --parents -p -t "$1"
     (cd "$O" && cp -pr examples obj libtutor.a pidns-tutor tests "$1/build/" &&
         cp -p ./*.stamp "$1/build/" 2>/dev/null)
 }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ownership.sh: the test suite touches only what it started (make check runs
 # the suite through this script; make check-ownership is the same).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs every test program: cmocka unit tests, cmocka integration tests on the
 # real kernel, then the end-to-end scripts. Prints each runner's own summary,
 # then one total line, and exits non-zero if anything failed.

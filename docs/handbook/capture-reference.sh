@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # capture-reference.sh: records what every lesson really prints, for the
 # handbook's "reference run" beside each expected-output pattern.
 #

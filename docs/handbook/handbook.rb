@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # handbook.rb: an asciidoctor extension that turns lessons/*.adoc into pages a
 # reader enjoys, for the lesson pages, the one-page handbook and the PDF.
 #

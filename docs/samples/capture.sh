@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # capture.sh: records the sample sessions shown in the example reference
 # pages (docs/man/NAME.1.adoc include docs/samples/NAME.txt), by really
 # running them, inside the sandbox (a private mount namespace with a tmpfs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* two_pids.c: one process, two PIDs (the reference solution).
  *
  * The parent creates a child in a new PID namespace with clone() and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* two_pids.c: one process, two PIDs (a wrong program: no fflush before exec).
  *
  * The parent creates a child in a new PID namespace with clone() and

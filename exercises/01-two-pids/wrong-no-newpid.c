@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* two_pids.c: one process, two PIDs (a wrong program: clone() without
  * CLONE_NEWPID, so the child stays in the parent's namespace).
  *

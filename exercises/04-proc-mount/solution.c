@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* proc_mount.c: a procfs for a new PID namespace, mounted by its init at
  * DIR and unmounted again before it exits (the reference solution).
  *

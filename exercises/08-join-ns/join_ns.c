@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* join_ns.c: run a command in the PID namespace of a running process . YOUR TURN: fill in
  * the TODO.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* join_ns.c: run a command in the PID namespace of a running process (a wrong
  * program: it execs the command itself after setns(), without a fork, so
  * the command stays in the caller's namespace).

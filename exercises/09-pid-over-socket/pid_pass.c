@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pid_pass.c: a PID sent over a UNIX socket, translated by the kernel.
  * YOUR TURN: fill in the two TODOs.
  *

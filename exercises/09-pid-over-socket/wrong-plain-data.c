@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* pid_pass.c: a PID sent over a UNIX socket, translated by the kernel (a
  * wrong program: the child writes getpid() as plain data, which nobody
  * translates, so the parent reads the child's own number, 1).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* mini_init.c: a minimal init, which reaps every child and passes SIGTERM
  * on to its command (the reference solution).
  *

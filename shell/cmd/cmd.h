@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd.h: the command handlers and completers the table in commands.c
  * points to. Internal to the shell: only commands.c and the tests use it.
  */
@@ -49,6 +50,8 @@ int check_run_args(struct shell *sh, int argc, char **argv);
 int check_ns_args(struct shell *sh, int argc, char **argv);
 int check_all_arg(struct shell *sh, int argc, char **argv);
 int check_yes_arg(struct shell *sh, int argc, char **argv);
+/* check [-v] */
+int check_verbose_arg(struct shell *sh, int argc, char **argv);
 
 /* Completers */
 char **complete_lessons(struct shell *sh, const char *text, int argi);

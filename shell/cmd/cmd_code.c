@@ -1,6 +1,8 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_code.c: the commands of coding exercises: `edit`, `build`, `watch`,
  * `reset-file`. The work is done in tutor/tutor_code.c; `check` (in
- * cmd_lesson.c) builds a coding exercise before checking it.
+ * cmd_lesson.c) builds a coding exercise before checking it; `hint` (also
+ * there) answers inside `watch`.
  */
 #include "cmd/cmd.h"
 #include "lesson/lesson.h"
@@ -43,7 +45,20 @@ int cmd_watch(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
     const struct lesson_block *ex = coding_exercise(sh, argv[0]);
-    int rc = ex != NULL ? tutor_code_watch(sh, ex) : -1;
+    struct tutor_watch w = {.seen_size = -1};
+    char line[256];
+    int rc = -1;
+    /* A line typed while watching: `hint` answers, the rest is said. */
+    while (ex != NULL && (rc = tutor_code_watch(sh, ex, &w, line, sizeof line)) == 2) {
+        char *word = line + strspn(line, " \t");
+        word[strcspn(word, " \t\r")] = '\0';
+        if (strcmp(word, "hint") == 0)
+            cmd_hint(sh, 1, (char *[]){"hint", NULL});
+        else if (word[0] != '\0')
+            render_text(&sh->render, RENDER_NOTE,
+                        "(watching: only `hint` works here; Ctrl-C stops watching, then any "
+                        "command)");
+    }
     if (rc == 1)
         return cmd_check_passed(sh, ex);
     return rc == 0 ? SHELL_OK : SHELL_ERROR;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_export.c: `export LESSON [FILE]`, a lesson as a shell script that runs
  * by hand outside the tutorial and checks as it goes: the copy-paste
  * reference, and a test of the lesson on any machine.
@@ -204,8 +205,22 @@ static int lesson_uses(const struct lesson *l, const char *program)
     return 0;
 }
 
+/* Where this tutor found its example programs, as an absolute path (empty
+ * when it cannot tell): the script's fallback, so that one exported from a
+ * build tree runs as the tutor says, from any directory of this machine. */
+static void put_examples_dir(FILE *f, const struct shell *sh)
+{
+    char *dir = realpath(sh->dirs.examples, NULL);
+
+    fputs("lab_examples=", f);
+    put_quoted(f, dir != NULL ? dir : "");
+    fputc('\n', f);
+    free(dir);
+}
+
 /* The script's own settings: its name for messages, the lesson, the example
- * programs it needs, where an installed tutorial keeps them. */
+ * programs it needs, where an installed tutorial keeps them and where this
+ * tutor found them. */
 static void put_settings(FILE *f, const struct shell *sh, const struct lesson *l)
 {
     char **names = shell_example_names(sh);
@@ -223,13 +238,15 @@ static void put_settings(FILE *f, const struct shell *sh, const struct lesson *l
     fprintf(f, "'\nlab_libexecdir=");
     put_quoted(f, PIDNS_TUTOR_LIBEXECDIR);
     fputc('\n', f);
+    put_examples_dir(f, sh);
 }
 
 static void put_script(FILE *f, const struct shell *sh, const struct lesson *l)
 {
     int commands = 0;
 
-    fprintf(f, "#!/bin/sh\n# Lesson %d: %s\n", l->number, l->title);
+    /* The script is made of the lesson's text: it carries the lesson's licence. */
+    fprintf(f, "#!/bin/sh\n# SPDX-License-Identifier: MIT\n# Lesson %d: %s\n", l->number, l->title);
     fprintf(f, "# Exported by pidns-tutor from the lesson %s.\n#\n", l->id);
     put_comment(f, "Run it with: sh THIS_FILE (as root, or as yourself where unprivileged user "
                    "namespaces are allowed). It runs the lesson's commands in namespaces of its "
@@ -243,7 +260,8 @@ static void put_script(FILE *f, const struct shell *sh, const struct lesson *l)
                    "lesson's, runs each exercise's worked solution and check, and exits 0 when "
                    "the lesson holds on this machine, or 1 naming the first step that does not. "
                    "It finds the example programs in $PIDNS_TUTOR_EXAMPLES, else beside the "
-                   "pidns-tutor on your PATH, else where the tutorial is installed.");
+                   "pidns-tutor on your PATH, else where the tutor that wrote it found them "
+                   "(lab_examples below), else where the tutorial is installed.");
     fputc('\n', f);
     put_settings(f, sh, l);
     fputs(export_runtime, f);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_lab.c: the commands that act in the lab or look at it: run, sh, ps,
  * tree, ns, status, cleanup.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_lesson.c: the commands of the guided flow: lessons, lesson, next,
  * back, again, where, check, hint, reset.
  */
@@ -249,10 +250,15 @@ int cmd_check_passed(struct shell *sh, const struct lesson_block *ex)
     return SHELL_OK;
 }
 
+int check_verbose_arg(struct shell *sh, int argc, char **argv)
+{
+    (void)sh;
+    return argc == 1 || (argc == 2 && strcmp(argv[1], "-v") == 0) ? SHELL_OK : SHELL_USAGE;
+}
+
 int cmd_check(struct shell *sh, int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    int verbose = argc == 2 && strcmp(argv[1], "-v") == 0;
     const struct lesson_block *ex = tutor_current_exercise(sh);
     if (ex == NULL) {
         shell_error(sh, "this step has no exercise to check (`where` says where you are)");
@@ -268,13 +274,22 @@ int cmd_check(struct shell *sh, int argc, char **argv)
     }
     if (ex->program != NULL)
         sh->hint_counter = 0; /* a new program: the hints start from the most specific */
-    int passed = tutor_check(sh, ex);
-    if (passed == -1) {
+    struct tutor_verdict v;
+    int passed = tutor_check_verdict(sh, ex, verbose, &v);
+    if (passed != TUTOR_NO_CHECK)
+        tutor_verdict_show(sh, ex, &v, verbose);
+    tutor_verdict_free(&v);
+    if (passed == TUTOR_NO_CHECK) {
         shell_error(sh, "the check could not run in the lab");
         return SHELL_ERROR;
     }
-    if (passed == 0) {
-        render_text(&sh->render, RENDER_BAD, "Not yet. `hint` looks at the lab and helps.");
+    if (passed == TUTOR_WAITING)
+        return SHELL_ERROR;
+    if (passed == TUTOR_FAILED) {
+        render_text(&sh->render, RENDER_NOTE,
+                    verbose ? "(`hint` looks at the lab and helps.)"
+                            : "(`hint` looks at the lab and helps; `check -v` lists every "
+                              "condition with what the kernel showed.)");
         /* A second try meets what the first left: say how to start clean. */
         if (++sh->checks_failed >= 2 && ex->program == NULL)
             render_text(&sh->render, RENDER_NOTE,
@@ -286,18 +301,20 @@ int cmd_check(struct shell *sh, int argc, char **argv)
     return cmd_check_passed(sh, ex);
 }
 
-/* A hint applies when it has no condition or its condition holds in the lab;
- * one that says to type `check` only when the check would pass now, so that
- * a hint never contradicts the check. */
+/* A hint applies when it has no condition or its condition holds in the lab
+ * (where `failed PATTERN` looks at the check's first failing condition,
+ * failed); one that says to type `check` only when the check passes now,
+ * so that a hint never contradicts the check. */
 static int hint_applies(struct shell *sh, const struct lesson_block *ex,
-                        const struct lesson_hint *h)
+                        const struct lesson_hint *h, int passes, const char *failed)
 {
+    struct tutor_script how = {NULL, 0, failed};
     char *out = NULL;
-    if (h->text != NULL && strstr(h->text, "`check`") != NULL && tutor_check(sh, ex) != 1)
+    if (h->text != NULL && strstr(h->text, "`check`") != NULL && !passes)
         return 0;
     if (h->when == NULL)
         return 1;
-    char *command = tutor_code_command(ex, h->when);
+    char *command = tutor_code_command(ex, h->when, &how);
     int status = command != NULL ? tutor_capture_condition(sh, command, &out) : -1;
     free(command);
     free(out);
@@ -313,11 +330,22 @@ int cmd_hint(struct shell *sh, int argc, char **argv)
         shell_error(sh, "no hint here: this step has %s", ex == NULL ? "no exercise" : "no hints");
         return SHELL_ERROR;
     }
+    /* The check first, quietly: the hints are chosen by what failed. */
+    struct tutor_verdict v;
+    char sentence[512];
+    int passes = tutor_check_verdict_again(sh, ex, &v) == TUTOR_PASSED;
+    const char *failed = tutor_verdict_failed(&v, sentence, sizeof sentence);
+    /* Another condition fails now: its hints start from the most specific. */
+    static char last_failed[sizeof sentence];
+    if (strcmp(last_failed, failed != NULL ? failed : "") != 0)
+        sh->hint_counter = 0;
+    snprintf(last_failed, sizeof last_failed, "%s", failed != NULL ? failed : "");
     const struct lesson_hint *apply[64];
     size_t n = 0;
     for (size_t i = 0; i < ex->hint_count && n < 64; i++)
-        if (hint_applies(sh, ex, &ex->hints[i]))
+        if (hint_applies(sh, ex, &ex->hints[i], passes, failed))
             apply[n++] = &ex->hints[i];
+    tutor_verdict_free(&v);
     if (n == 0) {
         render_text(&sh->render, RENDER_NOTE, "No hint fits what the lab shows now; try `check`.");
         return SHELL_OK;

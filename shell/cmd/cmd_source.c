@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_source.c: `source EXAMPLE[:TAG]`, an example's code with line
  * numbers, through the learner's pager when it is longer than the screen.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_status.c: `status` (what runs in the lab, what is mounted there, how
  * to enter it from outside) and `cleanup`.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* command_line.c: a typed line checked and split into words, before any
  * command is looked up: too long, binary input, quotes that do not close.
  * Pure; unit-tested in tests/unit/test_commands.c and fuzzed by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* command_question.c: whether a line typed at a lesson's question is a
  * command of the table (see enum shell_line): the session gives the tutor
  * this reader, so that a question never traps the learner.

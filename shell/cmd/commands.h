@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* commands.h: the one table of shell commands. Dispatch, `help`,
  * `help COMMAND`, tab completion and the commands page of the docs all read
  * it, so they can never disagree.

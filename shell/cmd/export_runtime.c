@@ -1,11 +1,14 @@
+/* SPDX-License-Identifier: MIT */
 /* export_runtime.c: the part of every exported lesson script that is the
  * same for all lessons: how it starts itself again in namespaces of its own,
  * builds a root of its own, compares outputs with the lesson's patterns
- * (the rules of lesson_output_matches, in awk) and waits for programs left
- * running. cmd_export.c writes it after the lesson's variables and before
+ * (the rules of lesson_output_matches, in awk) waits for programs left
+ * running, and the named conditions of the checks (tutor_conditions.h, the
+ * same text as the tutor's). cmd_export.c writes it after the lesson's variables and before
  * its steps. Kept as sh text here so that one file holds it whole.
  */
 #include "cmd/export_runtime.h"
+#include "tutor/tutor_conditions.h"
 
 const char export_runtime[] =
     "# ---------------------------------------------------------------------------\n"
@@ -23,11 +26,12 @@ const char export_runtime[] =
     "        exit 2\n"
     "    fi\n"
     "    # The example programs: $PIDNS_TUTOR_EXAMPLES, else beside the\n"
-    "    # pidns-tutor found on PATH (a build tree or an installation), else the\n"
-    "    # installation directory, else PATH itself.\n"
+    "    # pidns-tutor found on PATH (a build tree or an installation), else\n"
+    "    # where the tutor that wrote this script found them (its examples are\n"
+    "    # those of this lesson text), else the installation directory, else PATH.\n"
     "    if [ -z \"${PIDNS_TUTOR_EXAMPLES:-}\" ]; then\n"
     "        lab_bin=$(command -v pidns-tutor 2>/dev/null) && lab_bin=${lab_bin%/*} || lab_bin=/nonexistent\n"
-    "        for lab_d in \"$lab_bin/examples\" \"$lab_bin/../libexec/pidns-tutor\" \"$lab_libexecdir\"; do\n"
+    "        for lab_d in \"$lab_bin/examples\" \"$lab_bin/../libexec/pidns-tutor\" \"${lab_examples:-}\" \"$lab_libexecdir\"; do\n"
     "            [ -d \"$lab_d\" ] && PIDNS_TUTOR_EXAMPLES=$lab_d && break\n"
     "        done\n"
     "    fi\n"
@@ -281,6 +285,9 @@ const char export_runtime[] =
     "# An exercise's check (the function lab_check), polled for at most 10 seconds\n"
     "# after the worked solution, since a solution left running may still be\n"
     "# building what the check looks at.\n"
+    "\n"
+    TUTOR_CONDITIONS_SH
+    "\n"
     "lab_write_jobs() { # writes $TUTOR_JOBS (in this shell: only it can wait for its jobs)\n"
     "    lab_id=0\n"
     "    while read -r lab_p lab_n; do\n"
@@ -306,6 +313,7 @@ const char export_runtime[] =
     "lab_checked() {\n"
     "    lab_polls=0\n"
     "    until lab_write_jobs; (lab_check) >/dev/null 2>&1; do\n"
+    "        [ $? -ne 3 ] || lab_fail \"the exercise's check is still waiting (30 s) for what it looks at\"\n"
     "        lab_polls=$((lab_polls + 1))\n"
     "        [ $lab_polls -lt 100 ] || lab_fail \"the exercise's check does not pass\"\n"
     "        \"$lab_dir/lab_wait\" 0.1\n"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sh_line.c: cutting a shell command line at the `&` that end its commands.
  * See sh_line.h.
  *

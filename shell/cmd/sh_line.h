@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sh_line.h: where a shell command line puts programs in the background.
  *
  * `sh LINE` runs LINE with /bin/sh in the lab. A command that ends in `&`

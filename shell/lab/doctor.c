@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* doctor.c: --doctor, the pre-flight report. See doctor.h. Every check is
  * one row in a table: what it looks at, and the fix when it fails.
  */

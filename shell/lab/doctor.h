@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* doctor.h: `pidns-tutor --doctor`: what this machine offers the lessons
  * (kernel, privileges, user namespaces, container or WSL, procfs), which
  * route the lab will take, and the one-line fix for each problem.

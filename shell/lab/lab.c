@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lab.c: opening and closing the lab, its keeper (PID 1 of the lab), and the
  * small accessors. Running commands is in lab_run.c, cleaning up and the
  * verdict on the host in lab_sweep.c, the diagnosis in lab_diagnose.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lab.h: where the tutorial runs commands, with nothing left on the host.
  *
  * Shape (see docs/design.adoc; the code is in lab.c, lab_run.c, lab_sweep.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lab_diagnose.c: which way a lab can open on this system, or what is missing
  * and the one command that fixes it (see lab_diagnose.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lab_diagnose.h: why a lab cannot open, and the one command that fixes it.
  *
  * lab_diagnose() (lab.h) gathers facts about this system, probes the routes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lab_explain.c: turning the facts and probes of lab_diagnose() into a route,
  * or into one sentence saying what is missing and one command that fixes it.
  * Pure (no system calls), so that the unit tests can give it the facts of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lab_host.c: the host as lab_open() found it, and the verdict at
  * lab_close(): is no process left in the lab's namespaces? That is what the
  * lab could leave behind. Its mounts live in its own mount namespace and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lab_internal.h: what the lab_*.c files share, and what the lab's tests
  * look at. Not for the rest of the shell: it uses lab.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lab_run.c: running command lines in the lab (lab_run, lab_capture,
  * lab_start) through a runner process.
  *

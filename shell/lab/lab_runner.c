@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lab_runner.c: the runner, the process between the shell and each command
  * (see lab_run.c for why it exists and lab_internal.h for where it sits).
  *
@@ -28,8 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define RUNNER_GRACE_SECONDS 0.2 /* after Ctrl-C, before SIGKILL */
-#define RUNNER_EXPECT_BOUND 30.0 /* lab_start_expecting()'s default bound (s) */
+#define RUNNER_GRACE_SECONDS 0.2   /* after Ctrl-C, before SIGKILL */
+#define RUNNER_EXPECT_BOUND 30.0   /* lab_start_expecting()'s default bound (s) */
 #define RUNNER_SEEN_MAX (1u << 20) /* output kept for the judge; beyond, it is NEVER */
 
 struct runner_state {
@@ -209,8 +210,8 @@ static void judge_output(struct runner_state *st, const char *buf, size_t n)
 {
     if (st->expect == NULL || st->verdict != LAB_OUTPUT_NOT_YET || st->settled)
         return;
-    char *more = st->seen_len + n <= RUNNER_SEEN_MAX ? realloc(st->seen, st->seen_len + n + 1)
-                                                     : NULL;
+    char *more =
+        st->seen_len + n <= RUNNER_SEEN_MAX ? realloc(st->seen, st->seen_len + n + 1) : NULL;
     if (more == NULL) {
         st->verdict = LAB_OUTPUT_NEVER; /* too much to judge, or no memory */
     } else {

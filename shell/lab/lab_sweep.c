@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lab_sweep.c: making the lab fresh again (lab_cleanup). The verdict on the
  * host at lab_close() is in lab_host.c.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lab_util.c: the small helpers every part of the lab uses (the error
  * message, fresh signals for a child, the lab's /proc, finding and reaping
  * the shell's children in the lab). A leaf: it calls no other lab file.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sandbox.c: a private root directory for the lab and the tests.
  *
  * The article mounts procfs at /proc2 in the host's own mount namespace. We

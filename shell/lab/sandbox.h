@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sandbox.h: a private root for the lab and the tests.
  *
  * sandbox_enter() moves the calling process into its own mount namespace

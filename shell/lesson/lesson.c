@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lesson.c: lesson files and directories into the lesson model (lesson.h).
  *
  * This file holds the document header (title and attributes), the entry

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lesson.h: the lesson model, and the parser of lesson files.
  *
  * A lesson is one AsciiDoc file in lessons/ written in the small subset that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lesson_blocks.c: the body of a lesson: `== ` steps and the blocks in them.
  *
  * Each role has one reader here. The readers enforce what makes a block

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lesson_include.c: the code a lesson shows comes from the example files.
  *
  * A lesson writes include::../examples/x.c[tag=clone]; the example marks the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lesson_internal.h: what the lesson_*.c files share and nobody else uses.
  *
  * lesson.c (model, files, directories), lesson_parse.c (the AsciiDoc

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lesson_match.c: compares what a command printed with what a lesson expects,
  * and a learner's prediction with the lesson's answer.
  *
@@ -308,8 +309,7 @@ int lesson_block_output_progress(const struct lesson_block *expect, const char *
     }
     int may = -1;
     if (match_split(whole, &out) == 0) {
-        may = (expect->unordered ? match_unordered_may(&pat, &out)
-                                 : match_ordered(&pat, &out, 1))
+        may = (expect->unordered ? match_unordered_may(&pat, &out) : match_ordered(&pat, &out, 1))
                   ? 0
                   : -1;
         match_free(&out);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lesson_parse.c: reads the AsciiDoc subset of docs/lesson-format.adoc into
  * the lesson model of lesson.h.
  *

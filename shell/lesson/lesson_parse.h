@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lesson_parse.h: the line-level reader shared by lesson_parse.c (lines,
  * paragraphs, delimited blocks, attribute lists) and lesson_blocks.c (what
  * each role means). Internal to the lesson module.

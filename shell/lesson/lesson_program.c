@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lesson_program.c: the [.program] of a coding exercise, checked at parse
  * time: the learner's file exists, and beside it the reference solution.c
  * and at least one wrong-*.c, so that a lesson that loads is one whose

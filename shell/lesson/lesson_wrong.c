@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lesson_wrong.c: the wrong attempts of an exercise ([.wrong] listings
  * under a title naming the mistake), which --auto checks the exercise's
  * check refuses. See docs/lesson-format.adoc.

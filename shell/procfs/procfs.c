@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* procfs.c: parsers of /proc text (status, namespace links, mountinfo) and
  * the readers that take a proc root, so the shell can look at any PID
  * namespace's view ("/proc", or the lab's procfs). The namespace tree lives in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* procfs.h: reading what the kernel says about processes and namespaces.
  *
  * The parsers (procfs_parse_*) are pure and unit-tested on fixture files; the

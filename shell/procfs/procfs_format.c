@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* procfs_format.c: the text of the shell's `tree`, `ps` and `ns PID`
  * commands, made from what procfs read. Pure (apart from the ns links
  * reader at the end), so the formats are unit-tested; lessons and tests

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* procfs_tree.c: the hierarchy of PID namespaces as one proc root shows it.
  *
  * Construction is pure (procfs_tree_init/add, unit-tested on synthetic

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* annotate.c: notes relating the values in a command's output to the
  * processes and namespaces they belong to. See annotate.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* annotate.h: the short notes under a command's output that relate the
  * values a learner should notice ("27656 is sleep's PID as the lab sees
  * it; in its own namespace it is 1"), from what the kernel says now.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* render.c: the terminal side of the shell. Word wrapping to the width,
  * colour only where it belongs, highlighting of the values a learner should
  * notice. No cursor movement and no redraws: every line is printed once, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* render.h: everything the shell prints goes through here.
  *
  * Wrapping to the terminal's width, colour only on a terminal (never with

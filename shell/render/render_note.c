@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* render_note.c: the short annotations that relate the values a learner has
  * just seen ("27656 is the child's PID in your namespace; in its own it is
  * 1."). Pure: each returns a malloc'd sentence (NULL when out of memory) that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* render_wrap.c: the width of text on a terminal (UTF-8, wide and
  * zero-width characters) and word wrapping to a width, with the indentation
  * of each line kept for its continuation lines. Pure; unit-tested in

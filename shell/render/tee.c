@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tee.c: live, highlighted, captured output of the commands run in the lab.
  * See tee.h.
  */

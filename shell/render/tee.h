@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tee.h: the output of a command the shell runs in the lab, shown live with
  * its interesting values highlighted, and kept so the step runner can
  * compare it with what the lesson expects and annotate it.

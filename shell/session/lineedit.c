@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lineedit.c: readline for learners, plain lines for scripts. See
  * lineedit.h. Readline runs through its callback interface so the prompt
  * loop can also relay the output of background jobs and notice Ctrl-C

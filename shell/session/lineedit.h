@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lineedit.h: the thin line-editing layer. Interactive input goes through
  * GNU readline (history across sessions, tab completion, Ctrl-C cancels the
  * line); input that is not a terminal is read plainly, one line at a time,

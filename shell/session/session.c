@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* session.c: start-up, the prompt loop and the end of a session of the
  * guided shell. See session.h.
  */

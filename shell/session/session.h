@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* session.h: one run of the guided shell, from start-up to the lab's
  * verdict on exit. main() parses the options and calls these.
  */

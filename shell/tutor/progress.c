@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* progress.c: the learner's progress file. See progress.h.
  *
  * The format is line-based text a person can read and edit:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* progress.h: the learner's progress, kept per user in a small text file
  * under $XDG_STATE_HOME/pidns-tutor/ (default ~/.local/state/pidns-tutor/)
  * and resumed at the next start. Under sudo the directory lies in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* roster.c: `pidns-tutor --roster`, the progress of a class in one table.
  *
  * Each learner's progress is ~/.local/state/pidns-tutor/progress (progress.c

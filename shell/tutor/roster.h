@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* roster.h: `pidns-tutor --roster`, the instructor's view of a class: the
  * progress of every account on the machine (or of the homes and state
  * directories named), one row each. Progress files are other people's input

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shell.c: what every part of the guided shell shares: the one error
  * function, where lessons and examples are found, the SIGINT flag.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shell.h: the state one session of the guided shell shares between its
  * modules (command handlers, the step runner, the line editor), and the one
  * function every shell message goes through.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor.c: the guided flow of a lesson step, and --auto. See tutor.h. */
 #include "tutor/tutor.h"
 #include "tutor/tutor_code.h"
@@ -190,8 +191,7 @@ static enum lab_output_state expected_output_state(const char *output, const voi
     return (enum lab_output_state)lesson_block_output_progress(expect, output);
 }
 
-const struct lab_expect *tutor_lab_expect(const struct lesson_block *expect,
-                                          struct lab_expect *buf)
+const struct lab_expect *tutor_lab_expect(const struct lesson_block *expect, struct lab_expect *buf)
 {
     if (expect == NULL)
         return NULL;
@@ -355,9 +355,9 @@ static int show_block(struct shell *sh, const struct lesson_block *b,
     case LESSON_RUN:
         free(*last_output);
         *last_output = NULL;
-        status = run_command(sh, b->text, b->background, b->job,
-                             next != NULL && next->type == LESSON_EXPECT ? next : NULL,
-                             last_output);
+        status =
+            run_command(sh, b->text, b->background, b->job,
+                        next != NULL && next->type == LESSON_EXPECT ? next : NULL, last_output);
         if (status == 130)
             return 2;
         if (status != 0 && (next == NULL || next->type != LESSON_EXPECT)) {

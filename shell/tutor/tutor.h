@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor.h: the guided flow of a lesson step, and --auto.
  *
  * A step is shown block by block: the explanation, code from the examples,
@@ -46,8 +47,40 @@ const struct lesson_block *tutor_current_exercise(const struct shell *sh);
 int tutor_capture_condition(struct shell *sh, const char *command, char **output);
 #define TUTOR_JOBS_FILE "/tmp/.pidns-tutor-jobs"
 
-/* Runs an exercise's check in the lab. Returns 1 passed, 0 not yet, -1 error. */
+/* Runs an exercise's check in the lab. Returns 1 passed, 0 not yet (failed
+ * or still waiting), -1 error. */
 int tutor_check(struct shell *sh, const struct lesson_block *exercise);
+
+/* CLOCK_MONOTONIC in milliseconds: bounds that count the time checks take. */
+long tutor_clock_ms(void);
+
+/* What a check found: its verdict and its named conditions
+ * (tutor_conditions.h), read from TUTOR_CONDITIONS_FILE in the lab. */
+#define TUTOR_CONDITIONS_FILE "/tmp/.pidns-tutor-conditions"
+enum { TUTOR_FAILED = 0, TUTOR_PASSED = 1, TUTOR_WAITING = 2, TUTOR_NO_CHECK = -1 };
+struct tutor_verdict {
+    int result;       /* TUTOR_PASSED, TUTOR_FAILED, TUTOR_WAITING or TUTOR_NO_CHECK */
+    char *output;     /* what the check printed (malloc'd, or NULL) */
+    char *conditions; /* its records, "yes|no|wait TAB SENTENCE [TAB DETAIL]" lines */
+};
+/* Runs the check; verbose (check -v) runs every condition, also after a
+ * failing one. Free with tutor_verdict_free(). */
+int tutor_check_verdict(struct shell *sh, const struct lesson_block *exercise, int verbose,
+                        struct tutor_verdict *v);
+/* tutor_check_verdict (quiet), except that a coding exercise's last
+ * verdict is reused while its program in the lab is the one it judged. */
+int tutor_check_verdict_again(struct shell *sh, const struct lesson_block *exercise,
+                              struct tutor_verdict *v);
+void tutor_verdict_free(struct tutor_verdict *v);
+/* The sentence of the first condition that did not hold (no or wait) into
+ * buf; NULL when none did. */
+const char *tutor_verdict_failed(const struct tutor_verdict *v, char *buf, size_t len);
+/* Shows a verdict to the learner: for a check that did not pass, for a
+ * coding exercise what the program printed (its last lines) and how it
+ * ended, then the conditions up to the first that did not hold (verbose:
+ * all of them, with what they saw; also after a pass). */
+void tutor_verdict_show(struct shell *sh, const struct lesson_block *exercise,
+                        const struct tutor_verdict *v, int verbose);
 
 /* Shows the worked solution of an exercise. */
 void tutor_show_solution(struct shell *sh, const struct lesson_block *exercise);

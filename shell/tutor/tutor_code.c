@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor_code.c: coding exercises: the learner's copy, the editor, the
  * build, the program put into the lab, and --auto's verification. See
  * tutor_code.h.
@@ -15,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,59 +39,16 @@ static const char *const compile_flags[] = {"-std=gnu11", "-Wall", "-Wextra",
 /* How long --auto gives the solution to bring about what its check sees. */
 #define VERIFY_WAIT_MS 5000
 
-/* "01-two-pids" and "two_pids" of ex->program "../exercises/01-two-pids/two_pids.c". */
-static void exercise_names(const struct lesson_block *ex, char *dir, size_t dlen, char *name,
-                           size_t nlen)
-{
-    const char *slash = strrchr(ex->program, '/');
-    const char *file = slash + 1, *start = slash;
-    while (start > ex->program && start[-1] != '/')
-        start--;
-    snprintf(dir, dlen, "%.*s", (int)(slash - start), start);
-    snprintf(name, nlen, "%.*s", (int)(strlen(file) - 2), file);
-}
-
 int tutor_code_file(const struct lesson_block *ex, char *buf, size_t len)
 {
     char home[PATH_MAX], dir[NAME_MAX + 1], name[NAME_MAX + 1];
 
     if (ex->program == NULL || progress_home(home, sizeof home) == -1)
         return -1;
-    exercise_names(ex, dir, sizeof dir, name, sizeof name);
+    tutor_code_names(ex, dir, sizeof dir, name, sizeof name);
     return snprintf(buf, len, "%s/%s/%s/%s.c", home, TUTOR_CODE_HOME_DIR, dir, name) < (int)len
                ? 0
                : -1;
-}
-
-char *tutor_code_command(const struct lesson_block *ex, const char *command)
-{
-    char dir[NAME_MAX + 1], name[NAME_MAX + 1], *out;
-
-    if (ex->program == NULL)
-        return strdup(command);
-    exercise_names(ex, dir, sizeof dir, name, sizeof name);
-    /* A program not built yet fails the check, as the file as given would. */
-    if (asprintf(&out, "cd %s/%s 2>/dev/null || exit 1\n%s", TUTOR_CODE_LAB_DIR, dir, command) ==
-        -1)
-        return NULL;
-    return out;
-}
-
-/* Here rather than in tutor.c, beside the directory it runs a coding
- * exercise's check in, so that the calls between the two files go one way. */
-int tutor_check(struct shell *sh, const struct lesson_block *exercise)
-{
-    char *out = NULL;
-
-    if (sh->lab == NULL || exercise->check == NULL)
-        return -1;
-    char *command = tutor_code_command(exercise, exercise->check);
-    if (command == NULL)
-        return -1;
-    int status = tutor_capture_condition(sh, command, &out);
-    free(command);
-    free(out);
-    return status == 0 ? 1 : status > 0 ? 0 : -1;
 }
 
 /* Copies src to dest (created with mode, replaced if there). */
@@ -250,7 +209,7 @@ static int put_in_lab(struct shell *sh, const struct lesson_block *ex, const cha
         shell_error(sh, "the lab is not open: the program cannot run");
         return -1;
     }
-    exercise_names(ex, dir, sizeof dir, name, sizeof name);
+    tutor_code_names(ex, dir, sizeof dir, name, sizeof name);
     snprintf(inside, sizeof inside, "%s/%s/%s", TUTOR_CODE_LAB_DIR, dir, name);
     snprintf(dest, sizeof dest, "%s", lab_path(sh->lab, inside));
     /* Replaced, not rewritten: a run of the old one may still hold it. */
@@ -344,35 +303,84 @@ static int file_stamp(const char *path, struct timespec *when, off_t *size)
     return 0;
 }
 
-int tutor_code_watch(struct shell *sh, const struct lesson_block *ex)
+/* A line typed while watching, into line (at most len - 1 bytes of it);
+ * 1 when one came, 0 when none has (within WATCH_POLL_MS), -1 at the end
+ * of the input. What stdio already holds counts (a script's lines). */
+static int typed_line(char *line, size_t len)
+{
+    struct pollfd in = {STDIN_FILENO, POLLIN, 0};
+#ifdef __GLIBC__
+    int buffered = stdin->_IO_read_ptr < stdin->_IO_read_end;
+#else
+    int buffered = 0;
+#endif
+    if (!buffered && poll(&in, 1, WATCH_POLL_MS) <= 0)
+        return 0;
+    size_t n = 0;
+    int c;
+    while ((c = getchar()) != EOF && c != '\n')
+        if (n + 1 < len)
+            line[n++] = (char)c;
+    line[n] = '\0';
+    return c == EOF && n == 0 ? -1 : 1;
+}
+
+/* A new build of the learner's file, checked and the verdict shown.
+ * Returns 1 when the check passed. */
+static int watch_build(struct shell *sh, const struct lesson_block *ex)
+{
+    struct tutor_verdict v;
+    int passed = TUTOR_FAILED;
+
+    if (tutor_code_build(sh, ex) == 0) {
+        passed = tutor_check_verdict(sh, ex, 0, &v);
+        if (passed == TUTOR_NO_CHECK)
+            render_text(&sh->render, RENDER_BAD, "The check could not run in the lab.");
+        else if (passed != TUTOR_PASSED) {
+            tutor_verdict_show(sh, ex, &v, 0);
+            render_text(&sh->render, RENDER_NOTE,
+                        "(still watching: `hint` here looks at it; Ctrl-C stops watching)");
+        }
+        tutor_verdict_free(&v);
+    }
+    fflush(sh->render.out);
+    return passed == TUTOR_PASSED;
+}
+
+int tutor_code_watch(struct shell *sh, const struct lesson_block *ex, struct tutor_watch *w,
+                     char *line, size_t len)
 {
     char file[PATH_MAX];
-    struct timespec seen = {0, 0}, now;
-    off_t seen_size = -1, size;
+    struct timespec now;
+    off_t size;
 
     if (tutor_code_prepare(sh, ex) == -1 || tutor_code_file(ex, file, sizeof file) == -1)
         return -1;
-    render_textf(&sh->render, RENDER_NOTE,
-                 "(watching %s: each time you save it, it is built and checked; Ctrl-C stops)",
-                 file);
-    shell_interrupted = 0;
+    /* Once: a Ctrl-C while a typed `hint` ran must still stop watching. */
+    if (!w->started) {
+        render_textf(&sh->render, RENDER_NOTE,
+                     "(watching %s: each time you save it, it is built and checked; `hint` "
+                     "works here; Ctrl-C stops)",
+                     file);
+        shell_interrupted = 0;
+    }
+    w->started = 1;
+    fflush(sh->render.out);
     while (!shell_interrupted) {
         if (file_stamp(file, &now, &size) == 0 &&
-            (now.tv_sec != seen.tv_sec || now.tv_nsec != seen.tv_nsec || size != seen_size)) {
-            seen = now;
-            seen_size = size;
-            if (tutor_code_build(sh, ex) == 0) {
-                int passed = tutor_check(sh, ex);
-                if (passed == 1)
-                    return 1;
-                render_text(&sh->render, RENDER_BAD,
-                            passed == 0 ? "Not yet: the check refuses what it did. (`hint` "
-                                          "looks at it; still watching)"
-                                        : "The check could not run in the lab.");
-            }
-            fflush(sh->render.out);
+            (now.tv_sec != w->seen.tv_sec || now.tv_nsec != w->seen.tv_nsec ||
+             size != w->seen_size || !w->checked)) {
+            w->seen = now;
+            w->seen_size = size;
+            w->checked = 1;
+            if (watch_build(sh, ex))
+                return 1;
         }
-        nanosleep(&(struct timespec){0, WATCH_POLL_MS * 1000 * 1000}, NULL);
+        int typed = typed_line(line, len);
+        if (typed == 1)
+            return 2;
+        if (typed == -1)
+            break;
     }
     render_text(&sh->render, RENDER_NOTE, "(stopped watching)");
     return 0;
@@ -405,9 +413,11 @@ static int verify_one(struct shell *sh, const struct lesson_block *ex, const cha
     rmdir(dir);
     if (rc == -1)
         return -1;
+    /* The bound counts the time each check takes, not only the pauses: a
+     * check that waits itself (await) under load took minutes to give up. */
+    long until = tutor_clock_ms() + VERIFY_WAIT_MS;
     int passed = tutor_check(sh, ex);
-    for (int waited = 0; should_pass && passed == 0 && waited < VERIFY_WAIT_MS && !shell_interrupted;
-         waited += 100) {
+    while (should_pass && passed == 0 && tutor_clock_ms() < until && !shell_interrupted) {
         nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
         passed = tutor_check(sh, ex);
     }
@@ -441,5 +451,11 @@ int tutor_code_verify(struct shell *sh, const struct lesson_block *ex)
     render_text(&sh->render, rc == 1 ? RENDER_GOOD : RENDER_BAD,
                 rc == 1 ? "check: passed" : rc == -1 ? "check: FAILED: solution.c does not build"
                                                      : "check: FAILED");
+    if (rc == 0) { /* why: the program's output, how it ended, each condition */
+        struct tutor_verdict v;
+        if (tutor_check_verdict(sh, ex, 1, &v) != TUTOR_NO_CHECK)
+            tutor_verdict_show(sh, ex, &v, 1);
+        tutor_verdict_free(&v);
+    }
     return failed || rc != 1;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor_code.h: coding exercises, where the learner writes the C.
  *
  * An exercise with a [.program] (lesson.h) names a C file with a gap. The
@@ -14,6 +15,8 @@
 #define PIDNS_TUTOR_TUTOR_CODE_H
 
 #include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
 
 #include "tutor/shell.h"
 
@@ -24,14 +27,28 @@ struct lesson_block;
 /* The learner's working directory, under their home. */
 #define TUTOR_CODE_HOME_DIR "pidns-exercises"
 
+/* The exercise's folder ("01-two-pids") and program ("two_pids"). */
+void tutor_code_names(const struct lesson_block *ex, char *dir, size_t dlen, char *name,
+                      size_t nlen);
+
 /* The learner's copy of the exercise's file. Returns 0, or -1 when no home
  * is known or the path is too long. */
 int tutor_code_file(const struct lesson_block *ex, char *buf, size_t len);
 
-/* The command run in the lab for a check or a hint's condition of ex: as it
- * is, or for a coding exercise, in the program's directory in the lab
- * (malloc'd; NULL on ENOMEM). */
-char *tutor_code_command(const struct lesson_block *ex, const char *command);
+/* How a check or a condition runs (tutor_code_command()). */
+struct tutor_script {
+    const char *conditions; /* the records' file in the lab, or NULL (none kept) */
+    int verbose;            /* every condition runs, also after a failing one */
+    const char *failed;     /* for a hint: the check's first failing sentence */
+};
+
+/* The script run in the lab for a check or a hint's condition of ex: the
+ * named conditions' prelude (tutor_conditions.h), the settings of how, the
+ * command, and `tutor_done $?`; for a coding exercise, in the program's
+ * directory in the lab, with $TUTOR_PROGRAM its program (malloc'd; NULL on
+ * ENOMEM). how may be NULL. */
+char *tutor_code_command(const struct lesson_block *ex, const char *command,
+                         const struct tutor_script *how);
 
 /* Makes sure the learner's copy exists: copied from the exercise (and said
  * so) when it does not. Returns 0, or -1 after saying why not. */
@@ -54,10 +71,21 @@ int tutor_code_reset(struct shell *sh, const struct lesson_block *ex);
 /* Shows the learner's version, then the reference solution. */
 void tutor_code_show_solution(struct shell *sh, const struct lesson_block *ex);
 
+/* What `watch` has seen of the learner's file. */
+struct tutor_watch {
+    struct timespec seen; /* the file's time and size when last built */
+    off_t seen_size;
+    int checked; /* built and checked once */
+    int started; /* said it watches */
+};
+
 /* Rebuilds and checks each time the learner's copy is saved (polling its
- * time and size), until the check passes (returns 1) or Ctrl-C (0); -1 on
- * an error (said). */
-int tutor_code_watch(struct shell *sh, const struct lesson_block *ex);
+ * time and size; the first call builds it at once), until the check passes
+ * (returns 1), Ctrl-C or the end of the input (0), or a line is typed
+ * (returns 2, the line in line: the caller answers it, e.g. `hint`, and
+ * calls again with the same w); -1 on an error (said). */
+int tutor_code_watch(struct shell *sh, const struct lesson_block *ex, struct tutor_watch *w,
+                     char *line, size_t len);
 
 /* --auto: the file as given must build and fail the check, each wrong
  * program must build and fail it, the reference solution must pass it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor_jobs.c: the facts a check or a hint may need beyond the lab's
  * state now: how each job of the lab ended ($TUTOR_JOBS, see tutor.h),
  * written just before a check or a hint's condition runs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor_lab.c: a lesson owns its lab.
  *
  * A learner does not play a lesson straight as --auto does: they jump to
@@ -111,9 +112,9 @@ static const char *replay_step(struct shell *sh, const struct lesson_step *step,
         const struct lesson_block *next = i + 1 < step->block_count ? &step->blocks[i + 1] : NULL;
         int status = 0;
         if (b->type == LESSON_RUN)
-            status = replay_command(sh, b->text, b->background, b->job,
-                                    next != NULL && next->type == LESSON_EXPECT ? next : NULL,
-                                    devnull);
+            status =
+                replay_command(sh, b->text, b->background, b->job,
+                               next != NULL && next->type == LESSON_EXPECT ? next : NULL, devnull);
         else if (b->type == LESSON_EXERCISE && b->solution != NULL)
             status = replay_exercise(sh, b, devnull);
         else

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor_present.c: --present LESSON, a lesson on a projector the way a
  * teacher talks through it. Each step waits for Enter; a prediction or a
  * quiz waits for the room's answer (type it, or Enter to reveal); an

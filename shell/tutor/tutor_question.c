@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor_question.c: a step's questions, [.predict] and [.quiz], asked at
  * their own prompts. A line typed there that is no answer may be a command
  * of the shell: one that only looks runs and the question waits; one that

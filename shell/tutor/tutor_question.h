@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutor_question.h: asking a step's [.predict] and [.quiz] questions. */
 #ifndef PIDNS_TUTOR_TUTOR_QUESTION_H
 #define PIDNS_TUTOR_TUTOR_QUESTION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io.c: writing everything, reading a whole file, closing inherited fds.
  * See io.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io.h: the few file-descriptor helpers every part of the tutor uses, each
  * written once: write everything, read a whole (small) file, close what a
  * child must not inherit.

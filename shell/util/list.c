@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* list.c: NULL-terminated lists of strings. See list.h. */
 #include "util/list.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* list.h: NULL-terminated lists of strings, as tab completion hands them to
  * readline.
  */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/bench/lib.sh: what the benchmark scripts share (sourced, not run).
 #
 # Each benchmark measures its figure against a baseline in the same

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Peak memory of each example: figures, not a pass/fail test. Each runs in
 # the sandbox with arguments that make it finish (the ones that would wait
 # for Ctrl-C are sent SIGTERM after a moment, which they clean up on), under

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Benchmark of multi_pidns: figures, not a pass/fail test. For N = 1, 2, 4,
 # 8, 16 and 31 nested PID namespaces, each with a procfs mounted and all torn
 # down, times in the same hyperfine invocation:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """report.py: turns the raw timings of `make bench` into figures.
 
 The benchmark scripts (tests/bench/*.sh) leave hyperfine's JSON, one file a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Benchmark of the guided shell: figures, not a pass/fail test.
 #  1. start to a finished session, lab built and torn down, against
 #     util-linux `unshare -m true` in the same run (goal: at most 2x): once

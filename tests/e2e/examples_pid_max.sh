@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_examples reads ps's output whatever kernel.pid_max is (issue 29): ps
 # sizes its PID columns from pid_max (5 wide at the kernel's default 32768,
 # as on Debian 12 without systemd or in a container; 7 at 4194304), and the

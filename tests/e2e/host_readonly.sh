@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The lab's view of the host is read-only (issue 21), and its verdict judges
 # only what the lab could leave (issue 19, item 2). Through the real shell:
 #  - as root, writes from the lab to /etc, /tmp, /root and $HOME are refused

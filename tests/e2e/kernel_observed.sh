@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # kernel_observed.sh: what the examples say the kernel did, observed in the
 # kernel's own answers instead of the examples' words. Each example runs in
 # the sandbox under `strace -ff` (one trace per process, named by its PID as

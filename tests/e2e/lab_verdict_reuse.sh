@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The lab's verdict at quit judges only the lab's own processes, even when a
 # classmate makes a namespace at that very moment. The kernel numbers
 # namespaces (the N of mnt:[N]) from a pool and gives a freed number to the

@@ -1,11 +1,13 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A coding exercise through the real shell in a pseudo-terminal, as a learner
 # meets it (lesson 1's last step, two_pids.c): the file as given builds and
 # fails the check, and `hint` reads what the program did; `edit` with a
 # scripted editor (EDITOR=a script, each call writing the next version) first
 # makes a compile error, which `build` shows with the learner's file and
 # line; then a program that forgets fflush() before exec, which the check
-# refuses and the hint explains; then the right one, which passes and shows
+# refuses, showing what the program printed and the failing condition, and
+# the hint explains; then the right one, which passes and shows
 # the learner's version and the reference; `watch` rebuilds and checks on a
 # save; `reset-file -y` brings the file back as given, keeping theirs. Then
 # --auto 1 as nobody: the gap and the wrong programs fail, the solution
@@ -48,7 +50,7 @@ expect Built
 expect Not yet.
 expect pidns-tutor (1:5/5)> 
 send hint\r
-expect Your program never printed the parent's line
+expect Your program ended before any child of it ran
 expect pidns-tutor (1:5/5)> 
 send edit\r
 expect pidns-tutor (1:5/5)> 
@@ -60,7 +62,8 @@ expect pidns-tutor (1:5/5)>
 send edit\r
 expect pidns-tutor (1:5/5)> 
 send check\r
-expect Not yet.
+expect Your program printed
+expect the child printed 'child: PID 1, parent 0' before its exec: no
 expect pidns-tutor (1:5/5)> 
 send hint\r
 expect The parent's line came, the child's never did
@@ -93,7 +96,7 @@ send lesson 1\r
 expect pidns-tutor (1:5/5)> 
 send watch\r
 expect (watching
-expect Not yet: the check refuses what it did.
+expect Not yet. What the check looked at
 expect Passed: the kernel's state shows it is done.
 expect pidns-tutor (1:5/5)> 
 send reset-file -y\r

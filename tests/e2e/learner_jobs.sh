@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Background jobs as a shell user expects them: `sh CMD &` (and `run PROG &`)
 # keeps CMD running as a job of the lab, listed by `status`, its output
 # shown, stopped by `cleanup` and by quit; `sh a & b` runs a as a job and b

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The learner's path through the lab, played through a pseudo-terminal as a
 # person plays it, not as --auto does: a lesson owns its lab. Lesson 1's
 # exercise left running, then lesson 5: its steps show what the lesson says,

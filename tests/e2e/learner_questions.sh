@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The learner's path at a question (a prediction, a quiz), through the real
 # shell in a pseudo-terminal: a command typed there runs (`help` and `ps`
 # within the question, `next`, `lesson 2` and `quit` instead of it), a quiz

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The learner at the real lessons' questions and exercises, through a
 # pseudo-terminal (the questions are asked only on a terminal): `next` typed
 # at a real prediction (the next step still meets the lab it needs: the
@@ -52,7 +53,7 @@ send check\r
 expect Not yet.
 expect (1:4/5)> 
 send hint\r
-expect Hint: Compare the namespaces of the sleeping processes
+expect Hint: One namespace is running
 expect (1:4/5)> 
 send run pidns_init_sleep\r
 expect keeps running

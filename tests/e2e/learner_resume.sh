@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The learner who comes back the next day: every lesson resumed in a new
 # session at each of its steps after the first. For every lesson L of
 # lessons/ and every step K > 1, a state directory whose progress file (as

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The learner who experiments first: every lesson entered after programs of
 # their own were left running, then played straight through to its end, in
 # batch mode (stdin not a terminal: the questions are shown with their

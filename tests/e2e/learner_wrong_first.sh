@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The learner who gets an exercise wrong first, in the same lab: for every
 # exercise of lessons/ (not the coding ones), a new session resumed at its
 # step types the first of its [.wrong] attempts as a learner would, then

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # lessons_auto_all.sh: the real lessons, taken unattended by the real shell
 # (--auto all): every command runs, every [.expect] matches this kernel's
 # output, every exercise's check refuses each of its [.wrong] attempts and
@@ -27,7 +28,9 @@ run_route() { # $1 = name, then options
     name=$1
     shift
     mkdir -p "$scratch/state/$name"
-    XDG_STATE_HOME="$scratch/state/$name" timeout -s KILL 600 "$TUTOR" "$@" --auto all --lessons lessons \
+    # Wide lines: a failing step's line ("lesson N, step K (title): FAILED")
+    # stays whole for the grep below, not wrapped at 80 columns.
+    COLUMNS=400 XDG_STATE_HOME="$scratch/state/$name" timeout -s KILL 600 "$TUTOR" "$@" --auto all --lessons lessons \
         </dev/null >"$scratch/$name.out" 2>&1
     echo $? >"$scratch/$name.rc"
 }
@@ -41,7 +44,7 @@ verdict() { # $1 = name
         echo "ok   --auto all, $name: $count lessons passed, their checks refused all $wrongs wrong attempts, host unchanged"
     else
         echo "FAIL --auto all, $name (exit status $rc; $refused of $wrongs wrong attempts refused; host /procN mounts $before before, $after after); the failing steps:"
-        grep -E 'FAILED|not what the lesson expected|failed' "$scratch/$name.out" | head -20
+        grep -B 3 -E 'FAILED|not what the lesson expected|failed' "$scratch/$name.out" | head -40
         fails=$((fails + 1))
     fi
 }

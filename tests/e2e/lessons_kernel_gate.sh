@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A step marked [kernel=X.Y] is skipped, and said to be, on an older
 # kernel: shown in the shell, in --auto (counted as a skip whose reason
 # starts with "kernel:") and in an exported script. The fixture gates a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A step's expected output is compared once it has come, not after a fixed
 # silence (issue 28, item 4): a [.run.background] program that prints what
 # its [.expect] shows only 1.5 s after it starts (as a quick example does on

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # lessons_render.sh: every lesson, and the lesson format reference, render
 # with asciidoctor without a single warning (the HTML handbook's source is the
 # same lessons/ the shell reads, includes of the examples resolved).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # --auto: lessons run unattended (predictions and quizzes answered, each
 # exercise's solution run then checked); the exit status says whether all
 # passed; nothing is left behind.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # --auto runs each exercise's check before its solution, and fails the
 # lesson when the check already passes there: a check that holds before the
 # work cannot tell a wrong attempt from the right one. The negative control

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The shell with standard input not a terminal: commands one a line, no
 # prompt, no colour, a non-zero exit status when a command failed, and
 # absurd input (binary, NUL, a 100 KB line) refused without a crash.

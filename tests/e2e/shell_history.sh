@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # History and progress across sessions, in $XDG_STATE_HOME/pidns-tutor/;
 # under sudo they belong to the invoking user; an unwritable home is a
 # warning, never a failure.

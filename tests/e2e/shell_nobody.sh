@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The shell as an ordinary user (nobody, through a user namespace): the
 # same commands work, the learner is root inside the lab only, /procN stays
 # in the lab, and a home that cannot be written is only a warning.

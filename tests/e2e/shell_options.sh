@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The command line: --help, --version, bad options, --doctor, --lessons
 # (missing directory, malformed lesson), colour on a terminal and never
 # with --no-color or NO_COLOR.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The guided shell driven through a pseudo-terminal as a learner would:
 # tab completion, an unknown command, a whole small lesson (prediction,
 # live output, exercise with check and hints, quiz), Ctrl-C at the prompt

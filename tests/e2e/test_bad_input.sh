@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_bad_input.sh: every row of the bad-input table (docs/bad-input.adoc)
 # is run, and gives the message the table shows, with the exit status it
 # shows, and leaves nothing behind (no /procN on the host, no process the row

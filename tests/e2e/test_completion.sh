@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_completion.sh: the bash completion of pidns-tutor offers what the
 # program accepts. Sources completions/pidns-tutor.bash in bash, calls the
 # completion function with COMP_WORDS/COMP_CWORD set as bash would, and checks

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_docs.sh: the documentation describes what really exists, and a broken
 # document fails the build.
 #  - every example has a reference page (docs/man/NAME.1.adoc), a recorded

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_handbook.sh: what a reader of the handbook sees, in a real browser
 # (headless Chromium) and in the PDF (poppler's pdftotext):
 #  - each lesson page is titled "Lesson N: Title" (N from its file name, as the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_install.sh: `make install` into a temporary DESTDIR with a PREFIX puts
 # every file where the layout says (and nothing else), the installed program
 # runs from there and finds its own lessons and examples with no option and

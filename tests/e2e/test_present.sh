@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_present.sh: pidns-tutor --present LESSON driven through a pty as a
 # teacher at a projector would: each step waits for Enter, a prediction and a
 # quiz wait for the room's answer, the exercise waits, then runs its worked

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_roster.sh: pidns-tutor --roster over a class of home directories built
 # here (never the machine's real homes): a learner with progress, one never
 # started, a damaged file, a progress file that is a symlink to a secret, a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-fresh.sh: the README's two commands on a really fresh machine.
 #
 # A minimal Debian 12 root (debootstrap --variant=minbase with make and git,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_command.c: libFuzzer target for what the shell does with a typed
  * line before any handler touches the lab: the refusal of absurd input
  * (command_line_problem), word splitting and quoting (command_split), the

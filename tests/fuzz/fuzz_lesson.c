@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_lesson.c: libFuzzer target for the lesson parser and the matchers.
  *
  * The input up to its first NUL byte is a lesson file (a lesson on disk may

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # asan.sh: the tests against the ASan+UBSan build (make check-asan builds it
 # with make O=build/asan SANITIZE=1, then runs this).
 #
@@ -8,8 +9,8 @@
 # example of that build, in the lab and in the sandbox) and the shell's
 # end-to-end tests, through tests/run-tests.sh. Every sanitizer report, from
 # any process (an example's child in a PID namespace, the shell run as nobody)
-# goes to a file (log_path) in a directory under /tmp that every user can
-# write (nobody cannot enter a checkout under /root), moved to
+# goes to a file (log_path) in a directory under /tmp that root and nobody
+# can both write (tests/hardening/sanitizer_logs.sh says how), moved to
 # $O/sanitizer-logs/ at the end: a child's report on a captured stderr would
 # otherwise be lost, or read as the expected output. Any report file fails the
 # run, even if the tests passed.
@@ -35,16 +36,11 @@ fi
 logs=$(cd "$O" && pwd)/sanitizer-logs
 rm -rf "$logs"
 mkdir -p "$logs"
-live=$(mktemp -d /tmp/pidns-tutor-asan.XXXXXX) || exit 1
-chmod 1777 "$live" # shell_nobody.sh runs the shell as nobody
+. tests/hardening/sanitizer_logs.sh
+live=$(sanitizer_log_dir) || exit 1
 out=$logs/tests.out
 : >"$out"
 
-# halt_on_error: the first error ends the process with a non-zero status
-# (UBSan too: the build has -fno-sanitize-recover=undefined).
-common="halt_on_error=1:log_exe_name=1"
-asan_options="log_path=$live/asan:$common:strict_string_checks=1"
-export UBSAN_OPTIONS="log_path=$live/ubsan:$common:print_stacktrace=1"
 status=0
 start=$(date +%s)
 
@@ -78,7 +74,8 @@ step() {
     shift 3
     (
         t0=$(date +%s)
-        ASAN_OPTIONS="$asan_options${extra:+:$extra}" O=$O TEST_JOBS=${ASAN_TEST_JOBS:-1} \
+        sanitizer_options "$live" "$extra"
+        O=$O TEST_JOBS=${ASAN_TEST_JOBS:-1} \
             timeout -s KILL 1800 sh tests/run-tests.sh "$@" >"$logs/step.$n.out" 2>&1
         echo "$? $(($(date +%s) - t0))" >"$logs/step.$n.rc"
     ) &
@@ -91,11 +88,33 @@ report() {
     summary=$(grep '^tests: ' "$logs/step.$1.out" | tail -n 1)
     printf 'check-asan: %-44s %s (%ss)\n' "$(cat "$logs/step.$1.name")" "${summary:-no summary (exit status $rc)}" "$secs"
     if [ "$rc" -ne 0 ]; then
-        grep -E '^(failing runners|FAIL|not ok|\[  FAILED  \])' "$logs/step.$1.out" | sed 's/^/    /'
+        grep -E '^(failing runners|FAIL|not ok)' "$logs/step.$1.out" | sed 's/^/    /'
+        failed_tests_lines "$logs/step.$1.out" | sed 's/^/    /'
         status=1
     fi
     rm -f "$logs/step.$1".*
 }
+# failed_tests_lines FILE: each failing cmocka test's own lines, from its
+# "[ RUN      ]" to its "[  FAILED  ]" (the last 15 of them): the summary
+# then says why, not only which (a sanitizer's "Can't open file" is there).
+failed_tests_lines() {
+    awk '/^\[ RUN      \] / { name = $NF; n = 0 }
+         { if (name != "") buf[++n] = $0 }
+         /^\[  FAILED  \] / && $NF == name && name != "" {
+             from = n > 15 ? n - 14 : 1
+             for (i = from; i <= n; i++) print buf[i]
+             name = ""
+         }' "$1"
+}
+
+# First: nobody's logs can be written where root's came first (the runs
+# below rely on it; its control reproduces the failure of the old 1777 dir).
+if ! O=$O sh tests/hardening/asan_logs_nobody.sh >"$logs/logs_nobody.out" 2>&1; then
+    status=1
+fi
+sed 's/^/check-asan: logs as nobody: /' "$logs/logs_nobody.out"
+cat "$logs/logs_nobody.out" >>"$out"
+
 steps="" pids=""
 step 1 "unit, integration, e2e shell_*" "" "$O/tests/" tests/e2e/shell_auto.sh tests/e2e/shell_batch.sh \
     tests/e2e/shell_history.sh tests/e2e/shell_options.sh tests/e2e/shell_pty.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fuzz.sh: runs the libFuzzer targets that mk/fuzz.mk builds.
 #
 #   O=build sh tests/hardening/fuzz.sh check [SECONDS [RUNS]]

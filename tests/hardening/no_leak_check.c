@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* no_leak_check.c: linked into pidns_unshare, pidns_setns,
  * pidns_ancestry and pidns_mini_init in the sanitizer build only (mk/hardening.mk); the
  * examples' own sources are untouched, so a reader's `cc -o x x.c` is the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # valgrind.sh: valgrind memcheck on the shell and the examples (make
 # check-valgrind runs it against the plain build).
 #

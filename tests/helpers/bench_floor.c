@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_floor: the floor that `make bench` holds multi_pidns against.
  *
  * The least work that does the job of `multi_pidns N COMMAND`: a chain of N

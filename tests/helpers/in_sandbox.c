@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* in_sandbox: run a command inside the sandbox (shell/lab/sandbox.h): a private
  * mount namespace whose root is a scratch tmpfs, so that /procN directories
  * and mounts the command makes never reach the host. Used by the benchmarks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* leftovers.c: lists (and with -k kills) the processes a test run left.
  *
  *   leftovers [-k] NAME=VALUE

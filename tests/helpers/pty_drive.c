@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pty_drive.c: drives a program through a pseudo-terminal as a person at a
  * keyboard would, for the end-to-end tests of the guided shell. Works with
  * no terminal of its own (CI).

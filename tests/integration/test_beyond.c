@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_beyond.c: the "beyond the article" examples on the real kernel.
  *
  * Each case runs a shell script in a sandboxed child (private mount

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_examples.c: pidns_init_sleep and pidns_proc_mount on the real kernel.
  *
  * Each test runs the example in a sandbox (examples_support.h) and checks

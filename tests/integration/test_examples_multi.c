@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_examples_multi.c: multi_pidns on the real kernel.
  *
  * In a sandbox (examples_support.h), as root and as nobody: the article's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lab.c: the lab as root: the article's paths, jobs, live output and
  * exit statuses, cleanup in the middle of a run, the verdict on the host.
  * (Crashes and concurrency: test_lab_crash.c; nobody, nsenter and the

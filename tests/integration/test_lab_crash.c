@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lab_crash.c: the lab is crash-proof and private. When the process
  * holding it dies in any way (SIGKILL included) with nested namespaces
  * running, nothing it started survives and its mount namespaces are gone

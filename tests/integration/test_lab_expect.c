@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lab_expect.c: lab_start_expecting() settles a program that keeps
  * running on an event, not on a silence: once its output is what the caller
  * waits for (however late it comes), at once when the output can never be
@@ -41,12 +42,13 @@ static int start_case(void *arg)
     EXPECT(lab != NULL, "a lab");
     struct lab_expect expect = {holds, c->wanted, c->bound};
     double t0 = tl_now();
-    int rc = lab_start_expecting(lab, c->command, null, c->wanted != NULL ? &expect : NULL,
-                                 &status, &job);
+    int rc = lab_start_expecting(lab, c->command, null, c->wanted != NULL ? &expect : NULL, &status,
+                                 &job);
     double took = tl_now() - t0;
     EXPECT(rc == 1 && job == 1, "'%s' became a job: %d, status %d", c->command, rc, status);
-    EXPECT(took >= c->at_least && took < c->below, "'%s' settled after %.0f ms, not in [%.0f, %.0f)",
-           c->command, took * 1000, c->at_least * 1000, c->below * 1000);
+    EXPECT(took >= c->at_least && took < c->below,
+           "'%s' settled after %.0f ms, not in [%.0f, %.0f)", c->command, took * 1000,
+           c->at_least * 1000, c->below * 1000);
     EXPECT(lab_close(lab, NULL) == 0, "host unchanged");
 out:
     return failed;
@@ -99,8 +101,8 @@ static void test_output_that_cannot_match_settles_at_once(void **state)
 static void test_a_chatty_program_that_never_matches_settles_at_the_bound(void **state)
 {
     (void)state;
-    run_case(&(struct start_case){"while :; do echo tick; sleep 0.05; done", "ready\n", 2.5,
-                                  2.5, 10});
+    run_case(
+        &(struct start_case){"while :; do echo tick; sleep 0.05; done", "ready\n", 2.5, 2.5, 10});
 }
 
 /* Ctrl-C (a SIGINT to the shell, no terminal) while the lab waits for a
@@ -116,8 +118,8 @@ static int interrupted_wait(void *arg)
     EXPECT(lab != NULL, "a lab");
     struct lab_expect expect = {holds, "never printed", 0};
     double t0 = tl_now();
-    int rc = lab_start_expecting(lab, "echo started; exec sleep 600", tell_fd, &expect, &status,
-                                 &job);
+    int rc =
+        lab_start_expecting(lab, "echo started; exec sleep 600", tell_fd, &expect, &status, &job);
     EXPECT(rc == 0 && status == 130, "stopped by Ctrl-C: rc %d, status %d", rc, status);
     EXPECT(tl_now() - t0 < 10, "long before the bound (%.0f ms)", (tl_now() - t0) * 1000);
     EXPECT(lab_close(lab, NULL) == 0, "host unchanged");

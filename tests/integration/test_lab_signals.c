@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lab_signals.c: Ctrl-C during lab_run() stops the command and every
  * namespace it made (their inits ignore SIGINT), lab_run() returns 130, and
  * the shell survives: with no terminal (SIGINT to the shell, or to its

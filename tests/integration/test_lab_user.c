@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lab_user.c: the lab as an ordinary user (nobody, through a user
  * namespace) gives the article's results as root does; an outside terminal
  * enters it with the printed nsenter line; lab_diagnose() names the route,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pidns_pidfd.c: pidns_pidfd on the real kernel, observed from outside.
  *
  * The program's own lines are only a guide: each case reads what the kernel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pidns_reboot.c: how a PID namespace ends, on the real kernel (lesson
  * 21 and examples/pidns_reboot.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pidns_semantics.c: five rules of PID namespaces, observed on the real
  * kernel with the system calls themselves (no example program, no verdict
  * printed by somebody else):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pidns_threads.c: threads and PID namespaces, observed on the real
  * kernel from here (lesson 20, examples/pidns_threads.c):
  *

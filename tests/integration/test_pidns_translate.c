@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pidns_translate.c: PID translation across a PID namespace boundary,
  * on the real kernel, and pidns_translate's numbers against it.
  *

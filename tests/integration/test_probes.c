@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_probes.c: the visibility probes (examples/pidns_probe.c and
  * examples/pidns_kill_probe.c) report what the kernel really shows, in and
  * out of new PID namespaces, as root and as nobody in a user namespace; their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_procfs_live.c: the procfs readers against the real kernel.
  *
  * Each test builds a chain of nested PID namespaces with clone(CLONE_NEWPID)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sandbox.c: the sandbox gives a private root whose /procN directories
  * and mounts the host never sees, as root and as an ordinary user. */
 #include "testlib.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* examples_run.c: running the example programs in a sandbox, for the
  * test_examples*.c programs. See examples_run.h. */
 #include "examples_run.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* examples_run.h: running the example programs in a sandbox, for the
  * test_examples*.c programs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lab_holder.c: the lab's holder process and what the test_lab*.c programs
  * share. See lab_holder.h. */
 #include "lab_holder.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lab_holder.h: what the test_lab*.c programs share.
  *
  * lab_open() changes the calling process for good (it enters the sandbox and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pidns_chain.c: nested PID namespaces with known PIDs, for the live tests.
  * See pidns_chain.h. Nothing outlives a run: closing the pipe ends every
  * level, killing level 1 (an init) ends them all if anything went wrong, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pidns_chain.h: a chain of nested PID namespaces for live tests.
  *
  * In a sandbox child (private mount namespace; as nobody, also a user

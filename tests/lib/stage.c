@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stage.c: the built examples, staged where every user can run them.
  * See stage.h. */
 #include "stage.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stage.h: the built examples, staged where every user can run them.
  *
  * Tests that run an example as nobody (uid 65534) cannot run it from the

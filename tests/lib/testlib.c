@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* testlib.c: helpers shared by the integration tests. See testlib.h. */
 #include "testlib.h"
 #include "lab/sandbox.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* testlib.h: helpers shared by the integration tests (real kernel, no mocks).
  *
  * The integration tests never touch the host's root: each one runs its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A CPU hog in plain sh, for running the tutorial on a loaded machine:
 # one busy loop per CPU (or N), each ended after SECONDS by itself, and all
 # of them at once when this script is stopped (SIGTERM, SIGINT, SIGHUP).

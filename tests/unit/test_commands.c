@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_commands.c: the command table and everything that reads it:
  * dispatch, the closest-command suggestion, usage on bad arguments,
  * argument splitting and quoting, refusal of absurd input, help and tab
@@ -411,9 +412,9 @@ static void test_export_writes_a_runnable_commented_script(void **state)
     char cmd[PATH_MAX + 16];
     snprintf(cmd, sizeof cmd, "export 1 %s", path);
     assert_int_equal(run(f, cmd), SHELL_OK);
-    int rc = tl_shf(&text, "sh -n %s && head -1 %s", path, path);
+    int rc = tl_shf(&text, "sh -n %s && head -2 %s", path, path);
     assert_int_equal(rc, 0); /* valid shell syntax */
-    assert_string_equal(text, "#!/bin/sh\n");
+    assert_string_equal(text, "#!/bin/sh\n# SPDX-License-Identifier: MIT\n");
     free(text);
     take_errors(f);
     assert_int_equal(run(f, cmd), SHELL_ERROR); /* never overwrites */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_io.c: util/io.c, the one writer, whole-file reader and fd closer of
  * the shell, on memory files and pipes (no privilege, nothing on disk). */
 #include "testlib.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lab_explain.c: lab_explain() turns facts about a system into the
  * lab's route, or into the problem and the one command that fixes it, for
  * systems this machine cannot be: Ubuntu's AppArmor restriction, Debian's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lesson_match.c: expected-output patterns ({N}, {*}, "...", blanks
  * folded, any order) and prediction answers match what they should, and only
  * that. */
@@ -113,10 +114,10 @@ static void test_output_so_far_may_still_match(void **state)
     assert_int_equal(lesson_block_output_progress(&b, "Mounting procfs at /proc2\nMount"), 0);
     assert_int_equal(lesson_block_output_progress(&b, "Mounting procfs at /proc2\nMount\n"), -1);
     assert_int_equal(lesson_block_output_progress(&b, "Something else\n"), -1);
-    assert_int_equal(lesson_block_output_progress(
-                         &b, "Mounting procfs at /proc2\nMounting procfs at /proc1\n"
-                             "Final child sleeping\n"),
-                     1);
+    assert_int_equal(
+        lesson_block_output_progress(&b, "Mounting procfs at /proc2\nMounting procfs at /proc1\n"
+                                         "Final child sleeping\n"),
+        1);
     b.text = "...\nready {N}\n";
     assert_int_equal(lesson_block_output_progress(&b, "noise\nmore noise\n"), 0);
     assert_int_equal(lesson_block_output_progress(&b, "noise\nready 7\n"), 1);

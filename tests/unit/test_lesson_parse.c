@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lesson_parse.c: the lesson parser reads every construct of the lesson
  * format into the model (tests/fixtures/lessons/valid), and refuses each
  * malformed case with the right FILE:LINE message (.../malformed). */

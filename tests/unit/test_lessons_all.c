@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lessons_all.c: every real lesson in lessons/ loads (which validates it
  * and resolves each include:: tag against the examples), and each one has
  * what issue 5 asks of a lesson: steps that run commands with expected

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lessons_article.c: every command the article shows appears in some
  * lesson, so that a learner who takes the lessons in order sees all of it.
  * The list is tests/fixtures/lessons/article-commands.txt. */

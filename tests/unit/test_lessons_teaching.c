@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lessons_teaching.c: the teaching rules of issue 13 that a program
  * can check, on the real lessons in lessons/, taken in order:
  *  - every lesson says which kernel it needs (:kernel:), and that version is
@@ -7,7 +8,12 @@
  *    lesson order, that mentions the term also holds its definition;
  *  - no step, check, hint or solution waits a fixed time (a fractional
  *    `sleep` outside a polling loop): a loaded classroom machine breaks them;
- *  - a check never looks for a file answer with an unquoted glob-able read.
+ *  - a check never looks for a file answer with an unquoted glob-able read;
+ *  - every check is made of named conditions (issue 28): it uses `need` or
+ *    `await` at least once, and never compares with test "$(a)" = "$(b)",
+ *    which holds when both are empty (`same` does not). Lessons still listed
+ *    in TUTOR_UNCONVERTED_LESSONS (shell/tutor/tutor_unconverted.h) are
+ *    reported, not failed, until they are converted.
  * Each rule has a negative control: the same function run on a small lesson
  * written to break it must report it. */
 #include <setjmp.h>
@@ -17,6 +23,7 @@
 #include <cmocka.h>
 
 #include "lesson/lesson.h"
+#include "tutor/tutor_unconverted.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -334,6 +341,81 @@ static void test_file_answers_are_numbers_before_they_are_used(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* Does text use the word (a command name: at the start of a line or after
+ * a blank, ;, & | or (, and followed by a blank)? */
+static int uses_command(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = strstr(text, word); p != NULL; p = strstr(p + 1, word))
+        if ((p == text || strchr(" \t\n;&|(", p[-1]) != NULL) && (p[n] == ' ' || p[n] == '\t'))
+            return 1;
+    return 0;
+}
+
+/* Does a line of text compare "$(a)" = "$(b)"? */
+static int compares_substitutions(const char *text)
+{
+    for (const char *line = text; line != NULL && *line != '\0';) {
+        size_t len = strcspn(line, "\n");
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%.*s", (int)len, line);
+        const char *first = strstr(buf, "\"$(");
+        if (first != NULL && strstr(first, "\" = \"$(") != NULL)
+            return 1;
+        line += len + (line[len] == '\n');
+    }
+    return 0;
+}
+
+/* The checks of l that are not made of named conditions, each said. */
+static int unnamed_checks(const struct lesson *l)
+{
+    int bad = 0;
+    for (size_t s = 0; s < l->step_count; s++)
+        for (size_t b = 0; b < l->steps[s].block_count; b++) {
+            const struct lesson_block *k = &l->steps[s].blocks[b];
+            if (k->check == NULL)
+                continue;
+            if (!uses_command(k->check, "need") && !uses_command(k->check, "await")) {
+                print_message("%s:%d: the check names no condition (no need or await)\n", l->id,
+                              k->line);
+                bad++;
+            } else if (compares_substitutions(k->check)) {
+                print_message("%s:%d: the check compares \"$(...)\" = \"$(...)\": use same\n",
+                              l->id, k->line);
+                bad++;
+            }
+        }
+    return bad;
+}
+
+static int lesson_unconverted(int number)
+{
+    char key[16];
+    const char *strict = getenv("PIDNS_TUTOR_STRICT_CHECKS");
+    snprintf(key, sizeof key, " %d ", number);
+    return (strict == NULL || strcmp(strict, "1") != 0) &&
+           strstr(TUTOR_UNCONVERTED_LESSONS, key) != NULL;
+}
+
+static void test_every_check_is_made_of_named_conditions(void **state)
+{
+    (void)state;
+    int bad = 0, waiting = 0;
+    for (size_t i = 0; i < lesson_count; i++) {
+        int n = unnamed_checks(&lessons[i]);
+        if (lesson_unconverted(lessons[i].number))
+            waiting += n;
+        else
+            bad += n;
+    }
+    if (waiting > 0)
+        print_message("(%d check(s) above are in lessons not converted yet: not failed; "
+                      "tutor_unconverted.h lists them)\n",
+                      waiting);
+    assert_int_equal(bad, 0);
+}
+
 /* --- negative controls: each rule reports a lesson written to break it --- */
 
 static const char bad_lesson[] = "= Bad\n"
@@ -384,6 +466,21 @@ static void test_the_rules_catch_a_lesson_that_breaks_them(void **state)
     lesson_free(&l);
 }
 
+static void test_the_named_conditions_rule_catches_old_checks(void **state)
+{
+    (void)state;
+    struct lesson l;
+    char err[512];
+    assert_int_equal(lesson_parse_string(bad_lesson, "99-bad.adoc", ".", &l, err, sizeof err), 0);
+    assert_int_equal(unnamed_checks(&l), 1); /* no need, no await */
+    lesson_free(&l);
+    assert_int_equal(compares_substitutions("need x true\ntest \"$(cat /a)\" = \"$(cat /b)\""), 1);
+    assert_int_equal(compares_substitutions("need \"x\" same \"$(cat /a)\" \"$(cat /b)\""), 0);
+    assert_int_equal(uses_command("x=1; need \"it holds\" true", "need"), 1);
+    assert_int_equal(uses_command("needed=1; echo need", "need"), 0);
+    assert_int_equal(uses_command("  await \"it came\" $p grep -q x out", "await"), 1);
+}
+
 static void test_a_polling_loop_is_not_a_fixed_wait(void **state)
 {
     (void)state;
@@ -403,6 +500,8 @@ int main(void)
         cmocka_unit_test(test_file_answers_are_numbers_before_they_are_used),
         cmocka_unit_test(test_the_rules_catch_a_lesson_that_breaks_them),
         cmocka_unit_test(test_a_polling_loop_is_not_a_fixed_wait),
+        cmocka_unit_test(test_every_check_is_made_of_named_conditions),
+        cmocka_unit_test(test_the_named_conditions_rule_catches_old_checks),
     };
     return cmocka_run_group_tests(tests, load, unload);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_procfs.c: the /proc parsers on fixture files (tests/fixtures/proc/),
  * the readers on a fixture proc root, the pure construction of the PID
  * namespace tree on synthetic chains, and the exact text of `tree`, `ps` and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_progress.c: the learner's progress file: saved and resumed, where
  * it lives ($XDG_STATE_HOME, HOME, the invoking user's home under sudo),
  * who owns it under sudo, and an unwritable home as a warning only.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_render.c: every rendering rule. Colour decided by terminal, NO_COLOR
  * and --no-color; width from the terminal, $COLUMNS or 80; word wrapping at
  * widths 20..200 without splitting words or UTF-8 characters; highlighting

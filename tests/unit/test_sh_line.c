@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sh_line.c: cmd/sh_line.c, where a shell command line puts programs
  * in the background: the line is cut at the `&` (and `;`) that /bin/sh
  * would cut it at, and left whole otherwise. Pure. */

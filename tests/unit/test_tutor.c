@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_tutor.c: the guided flow of a step without a lab: explanation, code
  * with the example's line numbers, "predict, then run", exercises and quiz
  * questions (answered by a scripted learner, or automatically), the prompt,
