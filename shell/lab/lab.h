@@ -99,6 +99,33 @@ int lab_capture(struct lab *lab, const char *command_line, char **output);
  * -1 on error. */
 int lab_start(struct lab *lab, const char *command_line, int out_fd, int *status, int *job_id);
 
+/* What lab_start_expecting() waits for: the output a lesson expects. */
+enum lab_output_state {
+    LAB_OUTPUT_NEVER = -1, /* it cannot come any more (the output already differs) */
+    LAB_OUTPUT_NOT_YET = 0,
+    LAB_OUTPUT_READY = 1,
+};
+struct lab_expect {
+    /* Judges the output so far (stdout and stderr, NUL-terminated). Called
+     * in the runner, a fork of the caller, after each piece of output, until
+     * it says READY or NEVER: it must only read memory and compute. */
+    enum lab_output_state (*judge)(const char *output, const void *arg);
+    const void *arg;
+    double bound_seconds; /* the longest wait for READY (0: 30 s) */
+};
+
+/* lab_start() for a command whose output the caller will compare: while
+ * the output is NOT_YET what expect wants, it does not settle, however long
+ * it is quiet: it waits until it is READY (then settles as lab_start() does:
+ * quiet for settle_seconds, or at once when it has run max(2 s, 10 x
+ * settle_seconds)), the command ends, or bound_seconds pass. A command
+ * whose output becomes NEVER settles as with lab_start(). So a program that
+ * prints its first line late on a loaded machine is compared once that line
+ * has come, and one that prints at once costs no more than with
+ * lab_start(). expect NULL: lab_start(). */
+int lab_start_expecting(struct lab *lab, const char *command_line, int out_fd,
+                        const struct lab_expect *expect, int *status, int *job_id);
+
 /* lab_start() for a command the learner put in the background (`sh CMD &`):
  * the same, except that Ctrl-C while it settles does not reach it (it never
  * has the terminal): the wait ends, and it is a job at once. */

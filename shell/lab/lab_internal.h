@@ -134,6 +134,7 @@ struct lab_runner_spec {
     int pump_to_fd;      /* >= 0: the runner copies the output here and says
                             when the command has settled (lab_start) */
     int c_locale;        /* LC_ALL=C */
+    const struct lab_expect *expect; /* lab_start_expecting(); NULL otherwise */
 };
 int lab_job_reap(struct lab *lab, struct lab_job_slot *slot, int block);
 

@@ -208,7 +208,7 @@ static int wait_runner(struct lab *lab, struct runner_handle *h, const struct si
 
 int lab_run(struct lab *lab, const char *command_line, int out_fd, int err_fd)
 {
-    struct lab_runner_spec spec = {command_line, 0, out_fd, err_fd, -1, 0};
+    struct lab_runner_spec spec = {command_line, 0, out_fd, err_fd, -1, 0, NULL};
     struct sigint_guard guard;
     struct runner_handle h;
     struct capture none = {.fd = -1};
@@ -243,7 +243,7 @@ int lab_capture(struct lab *lab, const char *command_line, char **output)
     *output = NULL;
     if (pipe2(pipefd, O_CLOEXEC) == -1)
         return lab_set_error(lab, "pipe: %s", strerror(errno));
-    struct lab_runner_spec spec = {command_line, 0, pipefd[1], pipefd[1], -1, 1};
+    struct lab_runner_spec spec = {command_line, 0, pipefd[1], pipefd[1], -1, 1, NULL};
     guard_begin(&guard);
     int started = spawn_runner(lab, &spec, &h) == 0;
     close(pipefd[1]);
@@ -289,9 +289,9 @@ static int add_job(struct lab *lab, const char *command_line, const struct runne
 }
 
 static int start_job(struct lab *lab, const char *command_line, int out_fd, enum wait_until until,
-                     int *status, int *job_id)
+                     const struct lab_expect *expect, int *status, int *job_id)
 {
-    struct lab_runner_spec spec = {command_line, 0, out_fd, out_fd, out_fd, 0};
+    struct lab_runner_spec spec = {command_line, 0, out_fd, out_fd, out_fd, 0, expect};
     struct sigint_guard guard;
     struct runner_handle h;
     struct capture none = {.fd = -1};
@@ -320,13 +320,19 @@ static int start_job(struct lab *lab, const char *command_line, int out_fd, enum
 
 int lab_start(struct lab *lab, const char *command_line, int out_fd, int *status, int *job_id)
 {
-    return start_job(lab, command_line, out_fd, WAIT_SETTLED, status, job_id);
+    return start_job(lab, command_line, out_fd, WAIT_SETTLED, NULL, status, job_id);
+}
+
+int lab_start_expecting(struct lab *lab, const char *command_line, int out_fd,
+                        const struct lab_expect *expect, int *status, int *job_id)
+{
+    return start_job(lab, command_line, out_fd, WAIT_SETTLED, expect, status, job_id);
 }
 
 int lab_start_background(struct lab *lab, const char *command_line, int out_fd, int *status,
                          int *job_id)
 {
-    return start_job(lab, command_line, out_fd, WAIT_SETTLED_OR_SIGINT, status, job_id);
+    return start_job(lab, command_line, out_fd, WAIT_SETTLED_OR_SIGINT, NULL, status, job_id);
 }
 
 int lab_job_reap(struct lab *lab, struct lab_job_slot *slot, int block)

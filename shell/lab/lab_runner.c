@@ -7,7 +7,10 @@
  * (SIGINT: a grace period, then SIGKILL to all it started), for the shell's
  * SIGTERM (kill at once), and, for lab_start(), for the output to go quiet
  * ("settled"), which it tells the shell on its status pipe while it keeps
- * copying the output. It ends only when nothing it started is left.
+ * copying the output. For lab_start_expecting() it keeps what the command
+ * prints and does not settle before the output is what the caller expects
+ * (an event: a piece of output), or cannot be any more, or the bound has
+ * passed. It ends only when nothing it started is left.
  */
 #include "lab/lab_internal.h"
 #include "procfs/procfs.h"
@@ -26,7 +29,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define RUNNER_GRACE_SECONDS 0.2 /* after Ctrl-C, before SIGKILL */
+#define RUNNER_GRACE_SECONDS 0.2   /* after Ctrl-C, before SIGKILL */
+#define RUNNER_EXPECT_BOUND 30.0   /* lab_start_expecting()'s default bound (s) */
+#define RUNNER_SEEN_MAX (1u << 20) /* output kept for the judge; beyond, it is NEVER */
 
 struct runner_state {
     pid_t command;
@@ -36,6 +41,13 @@ struct runner_state {
     int settled;
     int pump_fd; /* read end of the command's output, -1 when closed */
     double start, last_output, deadline;
+    /* lab_start_expecting(): the output so far, and the judge's verdict on
+     * it (NOT_YET until it says READY or NEVER), and when it said so. */
+    const struct lab_expect *expect;
+    char *seen;
+    size_t seen_len;
+    enum lab_output_state verdict;
+    double decided_at;
 };
 
 static double now(void)
@@ -190,6 +202,32 @@ static void handle_signal(struct runner_state *st, int sig)
     }
 }
 
+/* Keeps a piece of output for the judge and asks it again, while it has
+ * not decided and the command has not settled. The first time (n 0, at the
+ * start) it judges no output at all: what expects nothing (an empty
+ * [.expect]) is there at once, and the command settles as with lab_start(). */
+static void judge_output(struct runner_state *st, const char *buf, size_t n)
+{
+    if (st->expect == NULL || st->verdict != LAB_OUTPUT_NOT_YET || st->settled)
+        return;
+    char *more =
+        st->seen_len + n <= RUNNER_SEEN_MAX ? realloc(st->seen, st->seen_len + n + 1) : NULL;
+    if (more == NULL) {
+        st->verdict = LAB_OUTPUT_NEVER; /* too much to judge, or no memory */
+    } else {
+        memcpy(more + st->seen_len, buf, n);
+        st->seen = more;
+        st->seen_len += n;
+        st->seen[st->seen_len] = '\0';
+        st->verdict = st->expect->judge(st->seen, st->expect->arg);
+    }
+    if (st->verdict != LAB_OUTPUT_NOT_YET) {
+        st->decided_at = now();
+        free(st->seen);
+        st->seen = NULL;
+    }
+}
+
 static void pump_output(struct runner_state *st, int to_fd)
 {
     char buf[8192];
@@ -198,10 +236,26 @@ static void pump_output(struct runner_state *st, int to_fd)
         /* a reader gone: keep draining, drop the output */
         io_write_all(to_fd, buf, (size_t)n);
         st->last_output = now();
+        judge_output(st, buf, (size_t)n);
     } else if (n == 0 || errno != EINTR) {
         close(st->pump_fd);
         st->pump_fd = -1;
     }
+}
+
+/* When a command still running settles: once its output has been quiet
+ * for the settle time, or at the cap (a chatty one); while the judge waits
+ * for the expected output, only at the bound. */
+static double settle_time(const struct lab *lab, const struct runner_state *st)
+{
+    if (st->expect != NULL && st->verdict == LAB_OUTPUT_NOT_YET)
+        return st->start +
+               (st->expect->bound_seconds > 0 ? st->expect->bound_seconds : RUNNER_EXPECT_BOUND);
+    double quiet = st->last_output + lab->settle_seconds;
+    double cap = st->start + (lab->settle_seconds * 10 > 2 ? lab->settle_seconds * 10 : 2);
+    if (st->expect != NULL && st->decided_at > cap)
+        cap = st->decided_at; /* came late and chatty: settle now */
+    return quiet < cap ? quiet : cap;
 }
 
 static int poll_timeout_ms(const struct lab *lab, const struct runner_state *st, int pumping)
@@ -210,9 +264,7 @@ static int poll_timeout_ms(const struct lab *lab, const struct runner_state *st,
     if (st->interrupted && !st->kill_now)
         until = st->deadline;
     if (pumping && !st->settled && !st->command_done) {
-        double settle = st->last_output + lab->settle_seconds;
-        double cap = st->start + (lab->settle_seconds * 10 > 2 ? lab->settle_seconds * 10 : 2);
-        double t = settle < cap ? settle : cap;
+        double t = settle_time(lab, st);
         if (until < 0 || t < until)
             until = t;
     }
@@ -261,7 +313,7 @@ static void runner_fail(int status_fd, int error)
 void lab_runner_main(const struct lab *lab, const struct lab_runner_spec *spec, int status_fd,
                         int go_fd)
 {
-    struct runner_state st = {.pump_fd = -1};
+    struct runner_state st = {.pump_fd = -1, .expect = spec->expect};
     sigset_t mask;
     int pump[2] = {-1, -1};
     char go;
@@ -292,6 +344,7 @@ void lab_runner_main(const struct lab *lab, const struct lab_runner_spec *spec, 
         runner_fail(status_fd, errno);
     st.start = st.last_output = now();
     st.pump_fd = pump[0];
+    judge_output(&st, "", 0);
     st.command = fork();
     if (st.command == -1)
         runner_fail(status_fd, errno);

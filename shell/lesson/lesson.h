@@ -136,6 +136,12 @@ int lesson_output_matches(const char *pattern, const char *output);
  * order) and, unless the pattern has a "..." line, no output line is left. */
 int lesson_block_output_matches(const struct lesson_block *expect, const char *output);
 
+/* The output so far of a command that is still running, against an EXPECT
+ * block: 1 it matches; 0 not yet, but more lines could make it match (its
+ * whole lines match the first lines of the pattern); -1 never (a line
+ * already differs), so waiting for more is pointless. */
+int lesson_block_output_progress(const struct lesson_block *expect, const char *output);
+
 /* Compares a learner's prediction with the expected answer: case, surrounding
  * blanks and runs of blanks ignored. Returns 1 on a match. */
 int lesson_answer_matches(const char *expected, const char *given);

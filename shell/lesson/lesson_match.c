@@ -149,8 +149,10 @@ static int match_is_ellipsis(const char *line)
     return strcmp(line, "...") == 0;
 }
 
-/* Ordered match of all lines; ok[j] = pattern so far consumes out[0..j). */
-static int match_ordered(const struct match_lines *pat, const struct match_lines *out)
+/* Ordered match of all lines; ok[j] = pattern so far consumes out[0..j).
+ * With prefix, a match of all output lines by the first lines of the
+ * pattern is enough: more output may still complete it. */
+static int match_ordered(const struct match_lines *pat, const struct match_lines *out, int prefix)
 {
     size_t n = out->count;
     unsigned char *reach = calloc(n + 1, 1);
@@ -159,7 +161,7 @@ static int match_ordered(const struct match_lines *pat, const struct match_lines
     if (!reach || !next)
         goto done;
     reach[0] = 1;
-    for (size_t i = 0; i < pat->count; i++) {
+    for (size_t i = 0; i < pat->count && !(prefix && reach[n]); i++) {
         const char *p = pat->line[i];
         memset(next, 0, n + 1);
         for (size_t j = 0; j <= n; j++) {
@@ -193,7 +195,7 @@ int lesson_output_matches(const char *pattern, const char *output)
         match_free(&pat);
         return 0;
     }
-    int ok = match_ordered(&pat, &out);
+    int ok = match_ordered(&pat, &out, 0);
     match_free(&pat);
     match_free(&out);
     return ok;
@@ -266,6 +268,55 @@ int lesson_block_output_matches(const struct lesson_block *expect, const char *o
     match_free(&pat);
     match_free(&out);
     return ok;
+}
+
+/* Could more lines make the output match an unordered pattern? Not when
+ * it has more lines than the pattern wants, or a line no pattern line
+ * takes (a cheap test that errs on the side of "could"). */
+static int match_unordered_may(const struct match_lines *pat, const struct match_lines *out)
+{
+    size_t wanted = 0;
+    for (size_t i = 0; i < pat->count; i++) {
+        if (match_is_ellipsis(pat->line[i]))
+            return 1;
+        wanted++;
+    }
+    if (out->count > wanted)
+        return 0;
+    for (size_t j = 0; j < out->count; j++) {
+        size_t i = 0;
+        while (i < pat->count && !match_line(pat->line[i], out->line[j]))
+            i++;
+        if (i == pat->count)
+            return 0;
+    }
+    return 1;
+}
+
+int lesson_block_output_progress(const struct lesson_block *expect, const char *output)
+{
+    if (!expect || !expect->text || !output)
+        return -1;
+    if (lesson_block_output_matches(expect, output))
+        return 1;
+    /* Only whole lines count: the last one may not be all there yet. */
+    const char *end = strrchr(output, '\n');
+    char *whole = strndup(output, end != NULL ? (size_t)(end - output) + 1 : 0);
+    struct match_lines pat, out;
+    if (whole == NULL || match_split(expect->text, &pat) == -1) {
+        free(whole);
+        return -1;
+    }
+    int may = -1;
+    if (match_split(whole, &out) == 0) {
+        may = (expect->unordered ? match_unordered_may(&pat, &out) : match_ordered(&pat, &out, 1))
+                  ? 0
+                  : -1;
+        match_free(&out);
+    }
+    match_free(&pat);
+    free(whole);
+    return may;
 }
 
 /* Lower case, trimmed, blanks folded: a malloc'd copy. */

@@ -186,16 +186,49 @@ void tutor_forget_jobs(struct shell *sh)
             }
 }
 
+/* Said once when a step's command has not yet printed what the lesson
+ * expects after TUTOR_STILL_RUNNING_MS. */
+static const char waiting_note[] =
+    "(waiting for the output the lesson expects: Ctrl-C stops the command)";
+
+double tutor_wait_bound(void)
+{
+    const char *env = getenv("PIDNS_TUTOR_EXPECT_WAIT");
+    char *end;
+    double s = env != NULL ? strtod(env, &end) : 0;
+    return env != NULL && end != env && *end == '\0' && s > 0 && s <= 3600 ? s : 30;
+}
+
+static enum lab_output_state expected_output_state(const char *output, const void *expect)
+{
+    return (enum lab_output_state)lesson_block_output_progress(expect, output);
+}
+
+const struct lab_expect *tutor_lab_expect(const struct lesson_block *expect, struct lab_expect *buf)
+{
+    if (expect == NULL)
+        return NULL;
+    *buf = (struct lab_expect){expected_output_state, expect, tutor_wait_bound()};
+    return buf;
+}
+
 /* lab_run, lab_start or lab_start_background as mode says; output teed. A
- * job that keeps running gets the name job_name (may be NULL). */
+ * job that keeps running gets the name job_name (may be NULL). A program
+ * that keeps running, followed by an [.expect] (expect, may be NULL),
+ * becomes a job only once its output matches, cannot match any more, or
+ * the bound passed (lab_start_expecting): a slow machine's late first line
+ * is waited for, not compared before it came. */
 static int run_teed(struct shell *sh, const char *command, int mode, const char *job_name,
-                    char **output)
+                    const struct lesson_block *expect, char **output)
 {
     int how = mode & ~TUTOR_RUN_TYPED;
-    int noted = (mode & TUTOR_RUN_TYPED) && how != TUTOR_RUN_BACKGROUND && sh->interactive &&
-                !sh->auto_mode && !sh->presenting;
-    struct tee *t = tee_start_with_note(&sh->render, noted ? still_running_note : NULL,
-                                        TUTOR_STILL_RUNNING_MS);
+    int quiet = !sh->interactive || sh->auto_mode || sh->presenting;
+    int noted = (mode & TUTOR_RUN_TYPED) && how != TUTOR_RUN_BACKGROUND && !quiet;
+    struct lab_expect wanted;
+    if (how != TUTOR_RUN_MAY_STAY)
+        expect = NULL;
+    const char *note = noted ? still_running_note : expect != NULL && !quiet ? waiting_note : NULL;
+    struct tee *t = tee_start_with_note(&sh->render, note, TUTOR_STILL_RUNNING_MS);
     int status = -1, job = 0, rc;
 
     if (t == NULL) {
@@ -211,8 +244,13 @@ static int run_teed(struct shell *sh, const char *command, int mode, const char 
     if (how == TUTOR_RUN_BACKGROUND)
         rc = lab_start_background(sh->lab, command, tee_fd(t), &status, &job);
     else
-        rc = lab_start(sh->lab, command, tee_fd(t), &status, &job);
+        rc = lab_start_expecting(sh->lab, command, tee_fd(t), tutor_lab_expect(expect, &wanted),
+                                 &status, &job);
     *output = tee_finish(t, rc != 1);
+    /* The bound ran out while the output could still become what the step
+     * expects: say so, before the step calls it wrong. */
+    int late = rc == 1 && expect != NULL && *output != NULL &&
+               lesson_block_output_progress(expect, *output) == 0;
     int pid = rc == 1 && job_name != NULL ? tutor_name_job(sh, job_name, job) : -1;
     if (pid > 0) {
         char name[64];
@@ -221,21 +259,26 @@ static int run_teed(struct shell *sh, const char *command, int mode, const char 
                      "(it keeps running in the background as job %d, PID %d, which later "
                      "commands call $%s: `status` lists it, `cleanup` stops it)",
                      job, pid, name);
-        return 0;
-    }
-    if (rc == 1) {
+    } else if (rc == 1) {
         render_textf(&sh->render, RENDER_NOTE,
                      "(it keeps running in the background as job %d: `status` lists it, "
                      "`cleanup` stops it)",
                      job);
-        return 0;
     }
+    if (late)
+        render_textf(&sh->render, RENDER_NOTE,
+                     "(still waiting for the rest of what the lesson expects after %.0f s: a slow "
+                     "machine? `again` runs the step again)",
+                     tutor_wait_bound());
+    if (rc == 1)
+        return 0;
     return rc == 0 ? status : -1;
 }
 
-/* tutor_run_command, naming the job when job is not NULL. */
+/* tutor_run_command, naming the job when job is not NULL; expect: the
+ * [.expect] block that follows, or NULL (see run_teed). */
 static int run_command(struct shell *sh, const char *command, int mode, const char *job,
-                       char **output)
+                       const struct lesson_block *expect, char **output)
 {
     char *out = NULL;
 
@@ -248,7 +291,7 @@ static int run_command(struct shell *sh, const char *command, int mode, const ch
         shell_error(sh, "the lab is not open: '%s' was not run", command);
         return -1;
     }
-    int status = run_teed(sh, command, mode, job, &out);
+    int status = run_teed(sh, command, mode, job, expect, &out);
     if (status == 130 || shell_interrupted) {
         render_text(&sh->render, RENDER_BAD, "(stopped by Ctrl-C)");
         status = 130;
@@ -274,7 +317,7 @@ static int run_command(struct shell *sh, const char *command, int mode, const ch
 
 int tutor_run_command(struct shell *sh, const char *command, int mode, char **output)
 {
-    return run_command(sh, command, mode, NULL, output);
+    return run_command(sh, command, mode, NULL, NULL, output);
 }
 
 static void show_exercise(struct shell *sh, const struct lesson_block *b)
@@ -325,7 +368,9 @@ static int show_block(struct shell *sh, const struct lesson_block *b,
     case LESSON_RUN:
         free(*last_output);
         *last_output = NULL;
-        status = run_command(sh, b->text, b->background, b->job, last_output);
+        status =
+            run_command(sh, b->text, b->background, b->job,
+                        next != NULL && next->type == LESSON_EXPECT ? next : NULL, last_output);
         if (status == 130)
             return 2;
         if (status != 0 && (next == NULL || next->type != LESSON_EXPECT)) {

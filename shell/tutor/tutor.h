@@ -153,6 +153,25 @@ int tutor_rebuild_exercise_start(struct shell *sh, const char **failed);
  * Ctrl-C, -1 when it could not run. */
 int tutor_run_quietly(struct shell *sh, const char *commands, int *stays);
 
+/* The longest the tutor waits for a program it left running to print what
+ * a step expects or to bring about what a check looks at: 30 s, or
+ * PIDNS_TUTOR_EXPECT_WAIT seconds (for tests). */
+double tutor_wait_bound(void);
+
+/* Fills *buf with the lab's wait for the output of an [.expect] block
+ * (lab_start_expecting) and returns it; NULL when expect is NULL. */
+struct lab_expect;
+const struct lab_expect *tutor_lab_expect(const struct lesson_block *expect,
+                                          struct lab_expect *buf);
+
+/* After a worked solution: its check, looked at again every 100 ms while it
+ * fails and a program the solution left running (a job from index
+ * jobs_before of lab_jobs() on) still runs, for up to tutor_wait_bound().
+ * One that still builds what the check looks at (31 nested namespaces on a
+ * loaded machine) is waited for; a solution that ended has done all it
+ * will, and is looked at once. Returns tutor_check()'s last verdict. */
+int tutor_await_check(struct shell *sh, const struct lesson_block *exercise, size_t jobs_before);
+
 /* --auto LESSON|all: every step, every exercise (its solution, then its
  * check), every quiz, unattended. Returns 0 when all passed, 1 if not. */
 int tutor_auto(struct shell *sh, const char *which);

@@ -21,9 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* How long --auto gives a worked solution to bring about what its check
- * looks for. */
-#define AUTO_CHECK_WAIT_MS 5000
 /* A wrong attempt is checked once it has settled (ended, or become a job),
  * then, when it stays running, once more this much later: what it left
  * running had a moment to act, without polling for seconds on every
@@ -159,19 +156,20 @@ static int lesson_unconverted(int number)
     return strstr(TUTOR_UNCONVERTED_LESSONS, key) != NULL;
 }
 
-/* The solution, run quietly, and a moment for what it left running to
- * bring about what the check looks at. Returns -1 when it could not run. */
+/* The solution, run quietly, and a wait while what it left running still
+ * builds what the check looks at (tutor_await_check). Returns -1 when it
+ * could not run. */
 static int solution_quietly(struct shell *sh, const struct lesson_block *exercise)
 {
     int stays = 0;
+    const struct lab_job *jobs;
     if (exercise->solution == NULL)
         return 0;
+    size_t jobs_before = lab_jobs(sh->lab, &jobs);
     int status = tutor_run_quietly(sh, exercise->solution, &stays);
     if (status == -1 || status == 130)
         return -1;
-    long until = tutor_clock_ms() + AUTO_CHECK_WAIT_MS;
-    while (tutor_check(sh, exercise) == 0 && tutor_clock_ms() < until && !shell_interrupted)
-        nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+    tutor_await_check(sh, exercise, jobs_before);
     return 0;
 }
 
@@ -271,6 +269,8 @@ static int run_solution(struct shell *sh, const struct lesson_block *exercise, i
 {
     if (check_first && check_passes_before(sh, exercise))
         return 1;
+    const struct lab_job *jobs;
+    size_t jobs_before = lab_jobs(sh->lab, &jobs);
     if (exercise->solution != NULL) {
         render_text(&sh->render, RENDER_NOTE, "(running the worked solution)");
         int status = tutor_run_command(sh, exercise->solution, 1, NULL);
@@ -279,17 +279,11 @@ static int run_solution(struct shell *sh, const struct lesson_block *exercise, i
             return 1;
         }
     }
-    long until = tutor_clock_ms() + AUTO_CHECK_WAIT_MS;
-    int passed = tutor_check(sh, exercise);
     /* A solution left running may still be building what the check looks
-     * at (31 nested namespaces take a while on a slow or sanitized build):
-     * look again for a few seconds (counting the checks' own time) before
-     * calling it failed. */
-    while (passed == 0 && exercise->solution != NULL && tutor_clock_ms() < until &&
-           !shell_interrupted) {
-        nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
-        passed = tutor_check(sh, exercise);
-    }
+     * at (31 nested namespaces take a while on a slow, loaded or sanitized
+     * build): look again while it runs, up to 30 s, before calling it
+     * failed. */
+    int passed = tutor_await_check(sh, exercise, jobs_before);
     render_text(&sh->render, passed == 1 ? RENDER_GOOD : RENDER_BAD,
                 passed == 1 ? "check: passed" : "check: FAILED");
     if (passed != 1)

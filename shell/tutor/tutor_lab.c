@@ -21,10 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* How long a replayed solution may take to bring about what its check
- * looks for (a solution left running may still be building it). */
-#define REPLAY_CHECK_WAIT_MS 2000
-
 /* Cleans the lab up; one line "(stopped 2 programs left by lesson 1,
  * unmounted /proc2)" when something was there. */
 static int own_lab(struct shell *sh, const char *whose)
@@ -43,10 +39,12 @@ static int own_lab(struct shell *sh, const char *whose)
 }
 
 /* Runs a command of an earlier step with its output thrown away; a job
- * that keeps running gets its name. Returns its exit status (0 when it
- * keeps running), 130 after Ctrl-C, -1 when it could not run. */
+ * that keeps running gets its name, once its output is what the [.expect]
+ * that follows shows (expect, may be NULL), as when the step is shown.
+ * Returns its exit status (0 when it keeps running), 130 after Ctrl-C, -1
+ * when it could not run. */
 static int replay_command(struct shell *sh, const char *command, int background, const char *job,
-                          int devnull)
+                          const struct lesson_block *expect, int devnull)
 {
     /* Not lab_capture(): a command that leaves a process holding its
      * output (lesson 16's orphan inside a container) would make the replay
@@ -54,22 +52,51 @@ static int replay_command(struct shell *sh, const char *command, int background,
     if (!background)
         return lab_run(sh->lab, command, devnull, devnull);
     int status = -1, id = 0;
-    int rc = lab_start(sh->lab, command, devnull, &status, &id);
+    struct lab_expect wanted;
+    int rc = lab_start_expecting(sh->lab, command, devnull, tutor_lab_expect(expect, &wanted),
+                                 &status, &id);
     if (rc == 1 && job != NULL)
         tutor_name_job(sh, job, id);
     return rc == 1 ? 0 : rc == 0 ? status : -1;
 }
 
-/* An earlier exercise, as if done: its worked solution, then a moment for
- * what it left running to settle (until its check passes). */
+/* An earlier exercise, as if done: its worked solution, then, while what
+ * it left running still builds what its check looks at, a wait for it. */
 static int replay_exercise(struct shell *sh, const struct lesson_block *b, int devnull)
 {
-    int status = replay_command(sh, b->solution, 1, NULL, devnull);
-    for (int waited = 0; status == 0 && waited < REPLAY_CHECK_WAIT_MS && !shell_interrupted &&
-                         tutor_check(sh, b) == 0;
-         waited += 50)
-        nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+    const struct lab_job *jobs;
+    size_t before = lab_jobs(sh->lab, &jobs);
+    int status = replay_command(sh, b->solution, 1, NULL, NULL, devnull);
+    if (status == 0)
+        tutor_await_check(sh, b, before);
     return status;
+}
+
+/* Does a job from index from on still run? */
+static int job_runs_from(struct shell *sh, size_t from)
+{
+    const struct lab_job *jobs;
+    size_t n = lab_jobs(sh->lab, &jobs);
+    for (size_t i = from; i < n; i++)
+        if (jobs[i].running)
+            return 1;
+    return 0;
+}
+
+int tutor_await_check(struct shell *sh, const struct lesson_block *exercise, size_t jobs_before)
+{
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    double bound = tutor_wait_bound();
+    int passed = tutor_check(sh, exercise);
+    while (passed == 0 && !shell_interrupted && job_runs_from(sh, jobs_before)) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((double)(now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9 >= bound)
+            break;
+        nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+        passed = tutor_check(sh, exercise);
+    }
+    return passed;
 }
 
 /* Replays blocks [0, upto) of one step, those that act on the lab.
@@ -85,7 +112,9 @@ static const char *replay_step(struct shell *sh, const struct lesson_step *step,
         const struct lesson_block *next = i + 1 < step->block_count ? &step->blocks[i + 1] : NULL;
         int status = 0;
         if (b->type == LESSON_RUN)
-            status = replay_command(sh, b->text, b->background, b->job, devnull);
+            status =
+                replay_command(sh, b->text, b->background, b->job,
+                               next != NULL && next->type == LESSON_EXPECT ? next : NULL, devnull);
         else if (b->type == LESSON_EXERCISE && b->solution != NULL)
             status = replay_exercise(sh, b, devnull);
         else
@@ -228,7 +257,7 @@ int tutor_run_quietly(struct shell *sh, const char *commands, int *stays)
     fflush(sh->render.out);
     shell_interrupted = 0;
     size_t before = lab_jobs(sh->lab, &jobs);
-    int status = replay_command(sh, commands, 1, NULL, devnull);
+    int status = replay_command(sh, commands, 1, NULL, NULL, devnull);
     close(devnull);
     *stays = lab_jobs(sh->lab, &jobs) > before;
     return status == 130 || shell_interrupted ? 130 : status;

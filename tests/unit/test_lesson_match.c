@@ -99,6 +99,40 @@ static void test_unordered_expect_accepts_any_order(void **state)
     assert_false(lesson_block_output_matches(NULL, "x"));
 }
 
+/* While a program still runs, the step waits as long as more lines could
+ * make its output match (0), compares at once when it matches (1), and
+ * stops waiting when a whole line already differs (-1). */
+static void test_output_so_far_may_still_match(void **state)
+{
+    (void)state;
+    struct lesson_block b = {.type = LESSON_EXPECT,
+                             .text = "Mounting procfs at /proc2\nMounting procfs at /proc1\n"
+                                     "Final child sleeping\n"};
+    assert_int_equal(lesson_block_output_progress(&b, ""), 0);
+    assert_int_equal(lesson_block_output_progress(&b, "Mounting procfs at /proc2\n"), 0);
+    /* a line not yet ended may still become the right one */
+    assert_int_equal(lesson_block_output_progress(&b, "Mounting procfs at /proc2\nMount"), 0);
+    assert_int_equal(lesson_block_output_progress(&b, "Mounting procfs at /proc2\nMount\n"), -1);
+    assert_int_equal(lesson_block_output_progress(&b, "Something else\n"), -1);
+    assert_int_equal(
+        lesson_block_output_progress(&b, "Mounting procfs at /proc2\nMounting procfs at /proc1\n"
+                                         "Final child sleeping\n"),
+        1);
+    b.text = "...\nready {N}\n";
+    assert_int_equal(lesson_block_output_progress(&b, "noise\nmore noise\n"), 0);
+    assert_int_equal(lesson_block_output_progress(&b, "noise\nready 7\n"), 1);
+    b.unordered = 1;
+    b.text = "a {N}\nb {N}\n";
+    assert_int_equal(lesson_block_output_progress(&b, "b 2\n"), 0);
+    assert_int_equal(lesson_block_output_progress(&b, "b 2\na 1\n"), 1);
+    assert_int_equal(lesson_block_output_progress(&b, "c 3\n"), -1);
+    assert_int_equal(lesson_block_output_progress(&b, "b 2\na 1\nb 3\n"), -1);
+    assert_int_equal(lesson_block_output_progress(NULL, "x"), -1);
+    b.unordered = 0;
+    b.text = ""; /* an empty [.expect]: met by no output at all */
+    assert_int_equal(lesson_block_output_progress(&b, ""), 1);
+}
+
 static void test_answers_ignore_case_and_blanks(void **state)
 {
     (void)state;
@@ -179,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_ellipsis_line_stands_for_any_lines),
         cmocka_unit_test(test_whole_lines_must_match_and_nothing_extra),
         cmocka_unit_test(test_unordered_expect_accepts_any_order),
+        cmocka_unit_test(test_output_so_far_may_still_match),
         cmocka_unit_test(test_answers_ignore_case_and_blanks),
         cmocka_unit_test(test_a_quiz_takes_a_choice_by_number_or_by_its_text),
         cmocka_unit_test(test_a_quiz_answer_found_inside_another_choice_is_ambiguous),
