@@ -32,6 +32,12 @@
 #define RUNNER_GRACE_SECONDS 0.2   /* after Ctrl-C, before SIGKILL */
 #define RUNNER_EXPECT_BOUND 30.0   /* lab_start_expecting()'s default bound (s) */
 #define RUNNER_SEEN_MAX (1u << 20) /* output kept for the judge; beyond, it is NEVER */
+/* Once a command would settle, its processes must be asleep too (none
+ * running or waiting for the CPU): looked at every RUNNER_BUSY_POLL s, for
+ * at most RUNNER_BUSY_BOUND s (a program that computes for ever settles
+ * then, as before, only later). */
+#define RUNNER_BUSY_POLL 0.02
+#define RUNNER_BUSY_BOUND 10.0
 
 struct runner_state {
     pid_t command;
@@ -48,6 +54,7 @@ struct runner_state {
     size_t seen_len;
     enum lab_output_state verdict;
     double decided_at;
+    double busy_until; /* set when it would settle but a process still runs */
 };
 
 static double now(void)
@@ -265,6 +272,8 @@ static int poll_timeout_ms(const struct lab *lab, const struct runner_state *st,
         until = st->deadline;
     if (pumping && !st->settled && !st->command_done) {
         double t = settle_time(lab, st);
+        if (st->busy_until > 0 && now() >= t)
+            t = now() + RUNNER_BUSY_POLL; /* waiting for its processes to sleep */
         if (until < 0 || t < until)
             until = t;
     }
@@ -272,6 +281,23 @@ static int poll_timeout_ms(const struct lab *lab, const struct runner_state *st,
         return -1;
     double left = until - now();
     return left <= 0 ? 0 : (int)(left * 1000) + 1;
+}
+
+/* At the moment a command would settle: are all the processes it started
+ * asleep, blocked or stopped (none running on its way to exec, say)? Asked
+ * again every RUNNER_BUSY_POLL s until they are or RUNNER_BUSY_BOUND s
+ * have passed since the first time. The lab's /proc is the runner's. */
+static int all_asleep(struct runner_state *st, double t)
+{
+    if (st->busy_until == 0) {
+        /* PIDNS_TUTOR_BUSY_WAIT: another bound in seconds, for the tests
+         * (0: settle without looking, as the lab did before). */
+        const char *bound = getenv("PIDNS_TUTOR_BUSY_WAIT");
+        st->busy_until = t + (bound != NULL && *bound != '\0' ? atof(bound) : RUNNER_BUSY_BOUND);
+    }
+    if (t >= st->busy_until || procfs_descendants_busy("/proc", getpid()) != 1)
+        return 1;
+    return 0;
 }
 
 /* The runner's main loop: until the command ends, Ctrl-C's grace runs out,
@@ -289,8 +315,8 @@ static int runner_loop(const struct lab *lab, const struct lab_runner_spec *spec
         if (n > 0 && (fds[0].revents & POLLIN) && read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
             handle_signal(st, (int)si.ssi_signo);
         double t = now();
-        if (pumping && !st->settled && !st->command_done &&
-            poll_timeout_ms(lab, st, pumping) == 0 && !(st->interrupted && t >= st->deadline)) {
+        if (pumping && !st->settled && !st->command_done && t >= settle_time(lab, st) &&
+            !(st->interrupted && t >= st->deadline) && all_asleep(st, t)) {
             st->settled = 1;
             send_message(status_fd, 'S', 0);
         }

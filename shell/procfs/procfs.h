@@ -50,6 +50,15 @@ int procfs_read_ns_link(const char *proc_root, pid_t pid, const char *name, char
 typedef int (*procfs_pid_visitor)(int proc_fd, pid_t pid, const char *name, void *arg);
 int procfs_walk_pids(int dirfd, const char *proc_root, procfs_pid_visitor visit, void *arg);
 
+/* How many of procs (count of them, one proc root's view) descend from
+ * ancestor (through PPid) and run or wait for the CPU (R) or sleep
+ * uninterruptibly (D). Pure: procfs_busy.c. */
+size_t procfs_busy_descendants(const struct procfs_status *procs, size_t count, pid_t ancestor);
+/* The same, read from proc_root: 1 when some descendant of ancestor is
+ * busy, 0 when all are asleep, stopped or gone, -1 when proc_root cannot be
+ * read. */
+int procfs_descendants_busy(const char *proc_root, pid_t ancestor);
+
 /* The numeric entries of proc_root, sorted ascending. Caller frees *pids. */
 int procfs_list_pids(const char *proc_root, pid_t **pids, size_t *count);
 

@@ -650,6 +650,28 @@ static void test_format_of_an_empty_tree(void **state)
     assert_null(procfs_format_tree(&t)); /* a freed tree has no root */
 }
 
+/* Busy descendants: the children of the ancestor and theirs, whatever the
+ * order of the entries (a reused PID makes a parent come after its child);
+ * processes of another tree and the ancestor itself do not count. */
+static void test_busy_descendants_follow_ppid_in_any_order(void **state)
+{
+    (void)state;
+    struct procfs_status p[] = {
+        {.pid = 3, .ppid = 9, .state = 'R'},  /* grandchild, parent listed later */
+        {.pid = 7, .ppid = 1, .state = 'R'},  /* another tree */
+        {.pid = 9, .ppid = 5, .state = 'S'},  /* child of the ancestor 5 */
+        {.pid = 5, .ppid = 1, .state = 'R'},  /* the ancestor itself */
+        {.pid = 11, .ppid = 9, .state = 'D'}, /* grandchild in D */
+        {.pid = 12, .ppid = 9, .state = 'T'}, /* stopped: asleep enough */
+    };
+    assert_int_equal(procfs_busy_descendants(p, 6, 5), 2);
+    p[0].state = 'S';
+    p[4].state = 'Z';
+    assert_int_equal(procfs_busy_descendants(p, 6, 5), 0);
+    assert_int_equal(procfs_busy_descendants(p, 6, 42), 0);
+    assert_int_equal(procfs_busy_descendants(p, 0, 5), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -680,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_walk_pids_visits_each_pid_entry_once),
         cmocka_unit_test(test_walk_pids_stops_when_the_visitor_says),
         cmocka_unit_test(test_parse_mounts_of_a_text_read_elsewhere),
+        cmocka_unit_test(test_busy_descendants_follow_ppid_in_any_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
