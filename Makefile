@@ -36,7 +36,8 @@ CMOCKA_CFLAGS   = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS     = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS)
-ALL_CPPFLAGS = -D_GNU_SOURCE $(CPPFLAGS)
+# $(O)/gen holds the headers the build writes (GEN_HEADERS, below).
+ALL_CPPFLAGS = -D_GNU_SOURCE -I$(O)/gen $(CPPFLAGS)
 # Every object records the headers it read (foo.d beside foo.o), so a change
 # to a header rebuilds exactly what includes it; -MP keeps a deleted header
 # from breaking the build.
@@ -53,6 +54,8 @@ EXAMPLES     := $(patsubst examples/%.c,$(O)/examples/%,$(EXAMPLE_SRCS))
 SHELL_SRCS   := $(wildcard shell/*/*.c)
 SHELL_OBJS   := $(patsubst shell/%.c,$(O)/obj/shell/%.o,$(SHELL_SRCS))
 LIBTUTOR     := $(O)/libtutor.a
+# Headers the build writes from shell/*/*.sh (sh_to_c, below).
+GEN_HEADERS  := $(O)/gen/export_runtime_sh.h $(O)/gen/tutor_conditions_sh.h
 TUTOR        := $(if $(wildcard shell/main.c),$(O)/pidns-tutor)
 TESTLIB_SRCS := $(wildcard tests/lib/*.c)
 TESTLIB_OBJS := $(patsubst tests/lib/%.c,$(O)/obj/tests/lib/%.o,$(TESTLIB_SRCS))
@@ -88,9 +91,30 @@ $(O)/examples/%: examples/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
 
-$(O)/obj/shell/%.o: shell/%.c
+$(O)/obj/shell/%.o: shell/%.c | $(GEN_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(DEPFLAGS) -Ishell $(BUILD_DEFS) $(READLINE_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+# Shell text the tutor writes out is kept in .sh files, checked as shell
+# (make check-sh), and turned into C here, as git builds command-list.h:
+# foo.sh becomes $(O)/gen/foo_sh.h defining the string FOO_SH. The lines of
+# foo.sh down to its first empty line (its licence and what it is) are left
+# out; a line "#@ NAME" stands for the string macro NAME (defined by a header
+# included before); every other line is a string literal ending in \n.
+define sh_to_c
+@mkdir -p $(@D)
+@name=$$(basename $@ .h | tr a-z A-Z); { \
+	echo "/* Generated from $< by the Makefile (sh_to_c): edit $<. */"; \
+	echo "#define $$name \\"; \
+	sed -e '1,/^$$/d' -e 's/\\/\\\\/g' -e 's/"/\\"/g' \
+	    -e '/^#@ [A-Z_]*$$/{' -e 's/^#@ \(.*\)/    \1 \\/' -e b -e '}' \
+	    -e 's/^/    "/' -e 's/$$/\\n" \\/' $<; \
+	echo '    ""'; } >$@.new && mv $@.new $@
+endef
+$(O)/gen/export_runtime_sh.h: shell/cmd/export_runtime.sh
+	$(sh_to_c)
+$(O)/gen/tutor_conditions_sh.h: shell/tutor/tutor_conditions.sh
+	$(sh_to_c)
 
 $(LIBTUTOR): $(SHELL_OBJS)
 	@mkdir -p $(@D)
