@@ -73,10 +73,10 @@ BUILD_DEFS = -DPIDNS_TUTOR_VERSION='"$(VERSION)"' \
 DEB_RUN_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev util-linux procps less
 DEB_CHECK_PACKAGES = $(DEB_RUN_PACKAGES) libcmocka-dev asciidoctor tmux valgrind clang \
 	ruby-rouge ruby-asciidoctor-pdf chromium poppler-utils \
-	libclang-rt-dev man-db time hyperfine python3 strace gdb acl
+	libclang-rt-dev man-db time hyperfine python3 strace gdb acl shellcheck
 
 .PHONY: all examples tutor tests deps deps-check run check check-run check-layering check-ownership \
-	check-mutants check-spdx clean
+	check-mutants check-spdx check-sh clean
 # Keep objects made by pattern rules (make would delete them as intermediates).
 .SECONDARY:
 all: examples tutor tests
@@ -173,7 +173,7 @@ check: deps-check
 # ends (tests/check-parts.sh); every part runs even if another fails, and
 # the end says what failed. CHECK_JOBS=1 runs them one after another.
 CHECK_JOBS ?= 2
-CHECK_PARTS = check-ownership check-layering check-spdx $(CHECK_EXTRA)
+CHECK_PARTS = check-ownership check-layering check-spdx check-sh $(CHECK_EXTRA)
 CHECK_LONGEST = check-ownership check-asan check-valgrind check-mutants
 CHECK_ORDER = $(foreach p,$(CHECK_LONGEST),$(filter $(p),$(CHECK_PARTS))) \
 	$(filter-out $(CHECK_LONGEST),$(CHECK_PARTS))
@@ -198,6 +198,15 @@ check-layering: $(LIBTUTOR) $(O)/obj/shell/main.o
 check-spdx:
 	@O=$(O) sh tools/spdx.sh --self-test
 	@O=$(O) sh tools/spdx.sh
+
+# The shell text the tutor writes out, as shell: the .sh sources of
+# GEN_HEADERS, and every lesson exported to a scratch directory, each with
+# sh -n and shellcheck (tools/check-sh.sh, which lists the codes left off
+# for exported scripts and why); it first catches a planted syntax error and
+# a planted finding.
+check-sh: $(TUTOR)
+	@O=$(O) sh tools/check-sh.sh --self-test
+	@O=$(O) sh tools/check-sh.sh
 
 check-ownership: all
 	@O=$(O) sh tests/ownership.sh

@@ -10,8 +10,11 @@
 # lab_programs, lab_kernel...) and before its steps. The build turns this
 # file into the C string EXPORT_RUNTIME_SH ($(O)/gen/export_runtime_sh.h, by
 # SH_TO_C in the Makefile); these first lines, down to the first empty line,
-# are this file's own and are left out of it.
-# shellcheck shell=sh
+# are this file's own and are left out of it. SC2154 (a variable used but
+# never set) is off for this file alone: the lesson's variables are set by
+# the lines cmd_export.c writes before it, and the exported scripts, read
+# whole, are checked with it on (make check-sh).
+# shellcheck shell=sh disable=SC2154
 
 # ---------------------------------------------------------------------------
 # How the script runs. First it starts itself again in namespaces of its own:
@@ -54,12 +57,15 @@ if [ $$ -ne 1 ] || { [ "${PIDNS_LESSON_STAGE:-}" != lab ] && [ "${PIDNS_LESSON_S
     PATH=$PATH:/usr/sbin:/sbin
     # A quick try first, so that a machine that allows no namespaces gets
     # one clear line.
+    # $lab_user is no word, or two options: split on purpose.
+    # shellcheck disable=SC2086
     if ! unshare $lab_user --mount --pid --fork true 2>/dev/null; then
         echo "$lab_name: cannot create the namespaces the lesson runs in: run it as root, or allow unprivileged user namespaces (pidns-tutor --doctor says how)" >&2
         exit 2
     fi
     # --kill-child: if unshare dies, the script's first process dies, and
     # with it, by the kernel's hand, everything in its PID namespace.
+    # shellcheck disable=SC2086
     PIDNS_LESSON_STAGE=lab PIDNS_TUTOR_EXAMPLES=${PIDNS_TUTOR_EXAMPLES:-} exec unshare \
         $lab_user --mount --propagation private --pid --fork --kill-child --mount-proc \
         sh "$lab_self" "$@"
@@ -253,7 +259,7 @@ lab_ended() { # PID: has this child of ours ended (perhaps not yet reaped)?
 lab_started() { # PID N none|solution|ordered|unordered, with any pattern on stdin
     lab_last=$lab_dir/$2
     case $3 in ordered | unordered) cat >"$lab_dir/expected" ;; esac
-    lab_same=0 lab_before= lab_polls=0
+    lab_same=0 lab_before='' lab_polls=0
     while [ $lab_polls -lt 400 ]; do
         "$lab_dir/lab_wait" 0.05 &
         lab_timer=$!

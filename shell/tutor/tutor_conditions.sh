@@ -30,9 +30,9 @@
 # not, await, program, failed. Each condition appends a line to the file
 # $TUTOR_CONDITIONS: yes|no|wait TAB SENTENCE [TAB DETAIL].
 # Nothing from the environment: the tutor's settings follow this text.
-tutor_verdict=0 TUTOR_CONDITIONS=/dev/null TUTOR_VERBOSE= TUTOR_FAILED=
+tutor_verdict=0 TUTOR_CONDITIONS=/dev/null TUTOR_VERBOSE='' TUTOR_FAILED=''
 tutor_now() { # the time in hundredths of a second, from the kernel's uptime
-    read -r tutor_up tutor_rest </proc/uptime
+    read -r tutor_up _ </proc/uptime
     tutor_up=${tutor_up%.*}${tutor_up#*.}
     echo "${tutor_up#0}"
 }
@@ -144,6 +144,8 @@ program() { # [ARG...]: starts $TUTOR_PROGRAM; $program_pid, files out and ended
 }
 failed() { # PATTERN: the check's first failing condition (for hints)
     [ -n "${TUTOR_FAILED:-}" ] || return 1
+    # PATTERN is a glob (docs/lesson-format.adoc): unquoted on purpose.
+    # shellcheck disable=SC2254
     case $TUTOR_FAILED in
     $1) return 0 ;;
     esac
