@@ -55,7 +55,7 @@ SHELL_SRCS   := $(wildcard shell/*/*.c)
 SHELL_OBJS   := $(patsubst shell/%.c,$(O)/obj/shell/%.o,$(SHELL_SRCS))
 LIBTUTOR     := $(O)/libtutor.a
 # Headers the build writes from shell/*/*.sh (sh_to_c, below).
-GEN_HEADERS  := $(O)/gen/export_runtime_sh.h $(O)/gen/tutor_conditions_sh.h
+GEN_HEADERS  := $(O)/gen/cmd/export_runtime_sh.h $(O)/gen/tutor/tutor_conditions_sh.h
 TUTOR        := $(if $(wildcard shell/main.c),$(O)/pidns-tutor)
 TESTLIB_SRCS := $(wildcard tests/lib/*.c)
 TESTLIB_OBJS := $(patsubst tests/lib/%.c,$(O)/obj/tests/lib/%.o,$(TESTLIB_SRCS))
@@ -97,7 +97,8 @@ $(O)/obj/shell/%.o: shell/%.c | $(GEN_HEADERS)
 
 # Shell text the tutor writes out is kept in .sh files, checked as shell
 # (make check-sh), and turned into C here, as git builds command-list.h:
-# foo.sh becomes $(O)/gen/foo_sh.h defining the string FOO_SH. The lines of
+# shell/DIR/foo.sh becomes $(O)/gen/DIR/foo_sh.h (included as "DIR/foo_sh.h",
+# so tools/layering.sh sees its folder) defining the string FOO_SH. The lines of
 # foo.sh down to its first empty line (its licence and what it is) are left
 # out; a line "#@ NAME" stands for the string macro NAME (defined by a header
 # included before); every other line is a string literal ending in \n.
@@ -111,9 +112,9 @@ define sh_to_c
 	    -e 's/^/    "/' -e 's/$$/\\n" \\/' $<; \
 	echo '    ""'; } >$@.new && mv $@.new $@
 endef
-$(O)/gen/export_runtime_sh.h: shell/cmd/export_runtime.sh
+$(O)/gen/cmd/export_runtime_sh.h: shell/cmd/export_runtime.sh
 	$(sh_to_c)
-$(O)/gen/tutor_conditions_sh.h: shell/tutor/tutor_conditions.sh
+$(O)/gen/tutor/tutor_conditions_sh.h: shell/tutor/tutor_conditions.sh
 	$(sh_to_c)
 
 $(LIBTUTOR): $(SHELL_OBJS)

@@ -5,11 +5,11 @@
  * waits for programs left running, and the named conditions of the checks).
  * cmd_export.c writes it after the lesson's variables and before its steps.
  * The text is kept in cmd/export_runtime.sh (checked by sh -n and shellcheck
- * in make check-sh); the build turns it into $(O)/gen/export_runtime_sh.h
- * (SH_TO_C in the Makefile).
+ * in make check-sh); the build turns it into $(O)/gen/cmd/export_runtime_sh.h
+ * (sh_to_c in the Makefile).
  */
 #include "cmd/export_runtime.h"
 #include "tutor/tutor_conditions.h"
-#include "export_runtime_sh.h"
+#include "cmd/export_runtime_sh.h"
 
 const char export_runtime[] = EXPORT_RUNTIME_SH;

@@ -8,8 +8,8 @@
 # same text as the tutor's). cmd_export.c writes it after the lesson's
 # variables (lab_name, lab_lesson, lab_examples, lab_libexecdir,
 # lab_programs, lab_kernel...) and before its steps. The build turns this
-# file into the C string EXPORT_RUNTIME_SH ($(O)/gen/export_runtime_sh.h, by
-# SH_TO_C in the Makefile); these first lines, down to the first empty line,
+# file into the C string EXPORT_RUNTIME_SH ($(O)/gen/cmd/export_runtime_sh.h, by
+# sh_to_c in the Makefile); these first lines, down to the first empty line,
 # are this file's own and are left out of it. SC2154 (a variable used but
 # never set) is off for this file alone: the lesson's variables are set by
 # the lines cmd_export.c writes before it, and the exported scripts, read

@@ -4,12 +4,12 @@
  * the tutor puts before every exercise's check and every hint's when=
  * condition, and the exported scripts' runtime before theirs. The text is
  * kept in tutor/tutor_conditions.sh, which says what each condition does;
- * the build turns it into $(O)/gen/tutor_conditions_sh.h (SH_TO_C in the
+ * the build turns it into $(O)/gen/tutor/tutor_conditions_sh.h (sh_to_c in the
  * Makefile).
  */
 #ifndef TUTOR_CONDITIONS_H
 #define TUTOR_CONDITIONS_H
 
-#include "tutor_conditions_sh.h"
+#include "tutor/tutor_conditions_sh.h"
 
 #endif

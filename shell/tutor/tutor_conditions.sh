@@ -4,7 +4,7 @@
 # when= condition (tutor_code_command()), and the exported scripts' runtime
 # (shell/cmd/export_runtime.sh) before theirs, so that both run the same
 # checks. The build turns this file into the C string TUTOR_CONDITIONS_SH
-# ($(O)/gen/tutor_conditions_sh.h, by SH_TO_C in the Makefile), which
+# ($(O)/gen/tutor/tutor_conditions_sh.h, by sh_to_c in the Makefile), which
 # tutor/tutor_conditions.h includes; these first lines, down to the first
 # empty line, are this file's own and are left out of it.
 # docs/lesson-format.adoc says how a check uses them:
