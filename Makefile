@@ -148,10 +148,10 @@ $(O)/tests/helpers/%: tests/helpers/%.c $(LIBTUTOR)
 
 # Install what is missing with apt-get as root; otherwise print the command.
 deps:
-	@sh tests/deps.sh $(DEB_RUN_PACKAGES)
+	@sh tools/deps.sh $(DEB_RUN_PACKAGES)
 
 deps-check:
-	@sh tests/deps.sh $(DEB_CHECK_PACKAGES)
+	@sh tools/deps.sh $(DEB_CHECK_PACKAGES)
 
 # Running needs the examples and the shell only: the tests (and cmocka, which
 # they need) are built by make check or make tests.
@@ -166,12 +166,12 @@ check: deps-check
 # mk/*.mk fragments add their own steps (docs, sanitizers, valgrind, fuzz) to
 # CHECK_EXTRA, and what those steps build to CHECK_BUILD. The suite runs
 # beside two tutors it did not start, which must survive it, then on planted
-# leaks, which must fail it (tests/ownership.sh).
+# leaks, which must fail it (tools/ownership.sh).
 #
 # First everything is built, CHECK_JOBS at a time (the sanitizer build, the
 # fuzzers, the documentation); then the parts run side by side, CHECK_JOBS
 # at a time, the longest first, each one's output printed whole when it
-# ends (tests/check-parts.sh); every part runs even if another fails, and
+# ends (tools/check-parts.sh); every part runs even if another fails, and
 # the end says what failed. CHECK_JOBS=1 runs them one after another.
 CHECK_JOBS ?= 2
 CHECK_PARTS = check-ownership check-layering check-spdx check-sh $(CHECK_EXTRA)
@@ -180,17 +180,17 @@ CHECK_ORDER = $(foreach p,$(CHECK_LONGEST),$(filter $(p),$(CHECK_PARTS))) \
 	$(filter-out $(CHECK_LONGEST),$(CHECK_PARTS))
 check-run: all
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) $(CHECK_BUILD)
-	@MAKE="$(MAKE)" sh tests/check-parts.sh $(CHECK_JOBS) $(CHECK_ORDER)
+	@MAKE="$(MAKE)" sh tools/check-parts.sh $(CHECK_JOBS) $(CHECK_ORDER)
 
-# No file of shell/ includes a header of a higher layer (tests/layering.sh),
+# No file of shell/ includes a header of a higher layer (tools/layering.sh),
 # and no two files call each other, directly or round a circle
-# (tests/call_circles.sh, on the objects); each check first catches a
+# (tools/call_circles.sh, on the objects); each check first catches a
 # planted breach.
 check-layering: $(LIBTUTOR) $(O)/obj/shell/main.o
-	@sh tests/layering.sh --self-test
-	@sh tests/layering.sh
-	@sh tests/call_circles.sh --self-test
-	@sh tests/call_circles.sh $(O)/obj/shell $(SHELL_OBJS) $(O)/obj/shell/main.o
+	@sh tools/layering.sh --self-test
+	@sh tools/layering.sh
+	@sh tools/call_circles.sh --self-test
+	@sh tools/call_circles.sh $(O)/obj/shell $(SHELL_OBJS) $(O)/obj/shell/main.o
 
 # Every file says its licence on an SPDX line, MIT-0 in examples/ and
 # exercises/ (tools/spdx.sh, which lists the exempt files and why); the
@@ -210,11 +210,11 @@ check-sh: $(TUTOR)
 	@O=$(O) sh tools/check-sh.sh
 
 check-ownership: all
-	@O=$(O) sh tests/ownership.sh
+	@O=$(O) sh tools/ownership.sh
 
 # Deliberate faults planted in a scratch copy: the tests must catch each.
 check-mutants: all
-	@O=$(O) sh tests/mutants.sh
+	@O=$(O) sh tools/mutants.sh
 
 CHECK_EXTRA += check-mutants
 
