@@ -76,7 +76,7 @@ DEB_CHECK_PACKAGES = $(DEB_RUN_PACKAGES) libcmocka-dev asciidoctor tmux valgrind
 	libclang-rt-dev man-db time hyperfine python3 strace gdb acl shellcheck
 
 .PHONY: all examples tutor tests deps deps-check run check check-run check-layering check-ownership \
-	check-mutants check-spdx check-sh clean
+	check-mutants check-spdx check-sh check-headers clean
 # Keep objects made by pattern rules (make would delete them as intermediates).
 .SECONDARY:
 all: examples tutor tests
@@ -174,7 +174,7 @@ check: deps-check
 # ends (tools/check-parts.sh); every part runs even if another fails, and
 # the end says what failed. CHECK_JOBS=1 runs them one after another.
 CHECK_JOBS ?= 2
-CHECK_PARTS = check-ownership check-layering check-spdx check-sh $(CHECK_EXTRA)
+CHECK_PARTS = check-ownership check-layering check-spdx check-sh check-headers $(CHECK_EXTRA)
 CHECK_LONGEST = check-ownership check-asan check-valgrind check-mutants
 CHECK_ORDER = $(foreach p,$(CHECK_LONGEST),$(filter $(p),$(CHECK_PARTS))) \
 	$(filter-out $(CHECK_LONGEST),$(CHECK_PARTS))
@@ -208,6 +208,24 @@ check-spdx:
 check-sh: $(TUTOR)
 	@O=$(O) sh tools/check-sh.sh --self-test
 	@O=$(O) sh tools/check-sh.sh
+
+# Each header of shell/ compiles alone, first in a file, with our warnings
+# (as git's check-headers): it includes what it uses. Each one's check is a
+# stamp under $(O)/obj/hdr, so only changed headers are compiled again. A
+# planted header that uses pid_t without <sys/types.h> must fail first.
+HEADERS       := $(wildcard shell/*/*.h)
+HEADER_CHECKS := $(patsubst shell/%.h,$(O)/obj/hdr/%.ok,$(HEADERS))
+HEADER_CC = $(CC) $(ALL_CPPFLAGS) -Ishell $(BUILD_DEFS) $(READLINE_CFLAGS) $(ALL_CFLAGS) -fsyntax-only -xc
+$(O)/obj/hdr/%.ok: shell/%.h | $(GEN_HEADERS)
+	@mkdir -p $(@D)
+	@$(HEADER_CC) -include $< /dev/null && touch $@
+check-headers: $(HEADER_CHECKS)
+	@mkdir -p $(O)/obj/hdr
+	@printf 'struct hdr_control { pid_t pid; };\n' >$(O)/obj/hdr/control.h
+	@if $(HEADER_CC) -include $(O)/obj/hdr/control.h /dev/null 2>/dev/null; then \
+		echo "check-headers: FAIL: a planted header without its include compiles"; exit 1; fi
+	@echo "check-headers: control: a planted header without its include fails"
+	@echo "check-headers: $(words $(HEADERS)) headers of shell/ compile alone"
 
 check-ownership: all
 	@O=$(O) sh tools/ownership.sh
