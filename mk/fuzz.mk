@@ -49,7 +49,7 @@ fuzz-probe:
 		echo "    (make deps-check installs clang and libclang-rt-dev; or set FUZZ_CC=clang-NN)"; \
 		exit 1; }
 
-$(FUZZ_O)/obj/%.o: shell/%.c | fuzz-probe
+$(FUZZ_O)/obj/%.o: shell/%.c | fuzz-probe $(GEN_HEADERS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(ALL_CPPFLAGS) $(DEPFLAGS) -Ishell $(BUILD_DEFS) $(READLINE_CFLAGS) $(FUZZ_CFLAGS) \
 		-fsanitize=fuzzer-no-link -c -o $@ $<

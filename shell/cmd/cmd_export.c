@@ -9,7 +9,7 @@
  * commands, compares their output with the lesson's patterns, runs each
  * exercise's worked solution and check, and exits 0 when the lesson holds,
  * or 1 naming the first step that does not. The code every script shares is
- * in export_runtime.c.
+ * in export_runtime.sh.
  */
 #include "cmd/cmd.h"
 #include "cmd/commands.h"

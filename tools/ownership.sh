@@ -3,7 +3,7 @@
 # ownership.sh: the test suite touches only what it started (make check runs
 # the suite through this script; make check-ownership is the same).
 #
-#   O=build sh tests/ownership.sh [PATTERN]
+#   O=build sh tools/ownership.sh [PATTERN]
 #
 # 1. Starts two tutors that are not the suite's, as a learner on the same
 #    machine would: one as root from this very build, with `run multi_pidns

@@ -9,8 +9,8 @@
 # below them so that both may show things, and reads /proc through procfs.)
 # Includes of the tutor's own headers name their folder ("lab/lab.h").
 #
-#   sh tests/layering.sh [DIR]     check DIR (default shell); exit 1 on a breach
-#   sh tests/layering.sh --self-test
+#   sh tools/layering.sh [DIR]     check DIR (default shell); exit 1 on a breach
+#   sh tools/layering.sh --self-test
 #                                  the negative control: a copy of shell/ with
 #                                  one upward include planted must fail
 set -u
@@ -35,7 +35,7 @@ check() { # $1 = the tree to check
         case "$f" in */*) from=${f%%/*} ;; *) from=. ;; esac
         from_rank=$(rank "$from")
         if [ "$from_rank" -eq 0 ]; then
-            echo "layering: $root/$f: folder '$from' has no layer (add it to tests/layering.sh)"
+            echo "layering: $root/$f: folder '$from' has no layer (add it to tools/layering.sh)"
             bad=1
             continue
         fi

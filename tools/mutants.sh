@@ -7,7 +7,7 @@
 # stopped checking. A mutant whose fault no longer applies (the code it
 # edits was rewritten) fails too, asking for the mutant to be updated.
 #
-#   O=build sh tests/mutants.sh [NAME]
+#   O=build sh tools/mutants.sh [NAME]
 #
 # The copy reuses the built objects (timestamps kept), so only what a mutant
 # touches is rebuilt. The control and the mutants run side by side, each in
@@ -53,7 +53,7 @@ tree_files() {
 copy_tree() { # into $1: the tree's files as they are now, and the build
     mkdir -p "$1/build"
     tree_files | xargs -0 cp -P --parents -p -t "$1"
-    (cd "$O" && cp -pr examples obj libtutor.a pidns-tutor tests "$1/build/" &&
+    (cd "$O" && cp -pr examples gen obj libtutor.a pidns-tutor tests "$1/build/" &&
         cp -p ./*.stamp "$1/build/" 2>/dev/null)
 }
 
@@ -91,7 +91,7 @@ plant() {
     cp "$copy/$file" "$copy/$file.orig"
     perl -0pi -e "$edit" "$copy/$file"
     if cmp -s "$copy/$file" "$copy/$file.orig"; then
-        echo "check-mutants: FAIL: $name: the fault no longer applies to $file (update tests/mutants.sh)"
+        echo "check-mutants: FAIL: $name: the fault no longer applies to $file (update tools/mutants.sh)"
         return 1
     fi
     rm "$copy/$file.orig"

@@ -3,7 +3,7 @@
 # check-parts.sh: runs the parts of make check side by side (make check-run
 # runs it once everything is built).
 #
-#   MAKE=make sh tests/check-parts.sh JOBS PART...
+#   MAKE=make sh tools/check-parts.sh JOBS PART...
 #
 # Each PART is a make target (check-ownership, check-asan...); at most JOBS
 # run at a time, started in the order given (the longest first, so that none

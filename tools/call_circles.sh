@@ -5,11 +5,11 @@
 # must form no loop (tsort finds one), so that each file can be read knowing
 # only the files below it.
 #
-#   sh tests/call_circles.sh OBJDIR [OBJ...]
+#   sh tools/call_circles.sh OBJDIR [OBJ...]
 #                                       check the objects under OBJDIR (or
 #                                       only those listed, so that a stale
 #                                       object of a removed file is no part)
-#   sh tests/call_circles.sh --self-test
+#   sh tools/call_circles.sh --self-test
 #                                       the negative control: two objects
 #                                       calling each other must be caught
 set -u
@@ -74,6 +74,6 @@ if [ "${1:-}" = --self-test ]; then
     exit 0
 fi
 
-dir=${1:?usage: sh tests/call_circles.sh OBJDIR [OBJ...] | --self-test}
+dir=${1:?usage: sh tools/call_circles.sh OBJDIR [OBJ...] | --self-test}
 check "$@" || exit 1
 echo "call-circles: ok: the files of $dir call one way"
