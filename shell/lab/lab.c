@@ -13,6 +13,7 @@
  */
 #include "lab/lab_internal.h"
 #include "lab/lab_diagnose.h"
+#include "lab/lab_limits.h"
 #include "lab/sandbox.h"
 #include "procfs/procfs.h"
 
@@ -316,6 +317,28 @@ static int enter_sandbox(struct lab *lab, const struct lab_config *config)
     return lab_set_error(lab, "%s", err);
 }
 
+/* A step of lab_open() failed with EAGAIN or ENOSPC (the errno left, or
+ * its words in the error): adds the limit that was hit and who can change it,
+ * unless the diagnosis said it already. */
+static void lab_explain_limit(struct lab *lab, int error)
+{
+    struct lab_limits l;
+    char problem[400], fix[400];
+
+    if (strstr(lab->error, "(fix: ") != NULL)
+        return;
+    if (error != EAGAIN && error != ENOSPC)
+        error = lab_limits_error_in(lab->error);
+    if (strstr(lab->error, strerror(error)) == NULL)
+        return;
+    lab_limits_gather(&l);
+    if (lab_limits_explain(&l, error, problem, sizeof problem, fix, sizeof fix) == 0) {
+        char was[sizeof lab->error];
+        snprintf(was, sizeof was, "%s", lab->error);
+        lab_set_error(lab, "%s: %s (fix: %s)", was, problem, fix);
+    }
+}
+
 struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
 {
     struct lab *lab = calloc(1, sizeof *lab);
@@ -350,6 +373,7 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
     return lab;
 
 failed:
+    lab_explain_limit(lab, errno);
     snprintf(err, errlen, "cannot open the lab: %s", lab->error);
     if (lab->keeper > 0) {
         kill(lab->keeper, SIGKILL);

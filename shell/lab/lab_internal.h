@@ -23,7 +23,7 @@
 #include <signal.h>
 #include <sys/types.h>
 
-#define LAB_ERROR_MAX 512
+#define LAB_ERROR_MAX 1024
 
 struct lab_job_slot {
     struct lab_job job; /* job.command points at command */
