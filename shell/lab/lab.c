@@ -255,6 +255,7 @@ static int prepare_environment(struct lab *lab, const struct lab_config *config)
 static void lab_free(struct lab *lab)
 {
     lab_walls_end(lab);
+    lab_cgroup_leave(&lab->cgroup);
     if (lab->keeper_mnt_fd != -1)
         close(lab->keeper_mnt_fd);
     if (lab->lab_pidns_fd != -1)
@@ -346,9 +347,11 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
         snprintf(err, errlen, "cannot open the lab: out of memory");
         return NULL;
     }
+    lab_limits_remember_uid();
     lab->keeper_mnt_fd = lab->lab_pidns_fd = lab->host_mountinfo_fd = lab->host_root_fd = -1;
     lab->own_pidns_fd = lab->lab_proc_fd = -1;
     lab->walls_cmd_fd = lab->walls_status_fd = -1;
+    lab_cgroup_enter(&lab->cgroup);
     if (prepare_environment(lab, config) == -1 || enter_sandbox(lab, config) == -1)
         goto failed;
     lab->host_mounts_at_open = lab_host_mount_table(lab->host_mountinfo_fd);

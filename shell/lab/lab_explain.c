@@ -114,6 +114,9 @@ static int explain_user_route(const struct lab_facts *f, struct lab_diagnosis *o
                                      : "sudo pidns-tutor",
                    "mounting a procfs in a user namespace is refused: parts of /proc are hidden "
                    "under other mounts%s", f->container ? " (the container masks them)" : "");
+    if (p->error == EAGAIN || p->error == ENOSPC) /* a limit none of ours names: not sudo */
+        return say(out, "pidns-tutor --doctor lists the limits on processes and namespaces",
+                   "%s failed: %s", lab_probe_step_name(p->step), strerror(p->error));
     return say(out, f->root ? DOCKER_FIX : "sudo pidns-tutor", "%s failed: %s",
         lab_probe_step_name(p->step), strerror(p->error));
 }

@@ -17,6 +17,7 @@
 #define PIDNS_TUTOR_LAB_INTERNAL_H
 
 #include "lab/lab.h"
+#include "lab/lab_cgroup.h"
 #include "util/io.h"
 
 #include <limits.h>
@@ -44,6 +45,7 @@ struct lab {
     int host_root_fd;
     pid_t walls_builder; /* lab_walls.c: builds the view, until the keeper is in */
     int walls_cmd_fd, walls_status_fd;
+    struct lab_cgroup cgroup; /* the bound per lab (lab_cgroup.c), when delegated */
     char *host_mounts_at_open; /* normalised host mount table */
     char *host_root_at_open;   /* sorted names in the host's / */
     unsigned *baseline_mounts; /* mount ids of the keeper's namespace at open */

@@ -105,9 +105,18 @@ static void limits_pids(struct lab_limits *l)
     }
 }
 
+static long limits_outer_uid_now(void);
+static long limits_host_uid = -1;
+
 /* Our uid as the machine knows it (the lab runs as root of a user namespace
  * mapped to the learner): for the account's name and its user slice. */
-static long limits_outer_uid(void)
+void lab_limits_remember_uid(void)
+{
+    if (limits_host_uid == -1)
+        limits_host_uid = limits_outer_uid_now();
+}
+
+static long limits_outer_uid_now(void)
 {
     unsigned long inside, outside, count, uid = getuid();
     FILE *f = fopen("/proc/self/uid_map", "re");
@@ -128,7 +137,7 @@ void lab_limits_gather(struct lab_limits *l)
     struct passwd *pw;
 
     memset(l, 0, sizeof *l);
-    l->uid = limits_outer_uid();
+    l->uid = limits_host_uid != -1 ? limits_host_uid : limits_outer_uid_now();
     l->root = geteuid() == 0 &&
               stat("/proc/self/ns/user", &st) == 0 && (unsigned long)st.st_ino == PROC_USER_INIT_INO;
     l->in_init_userns = stat("/proc/self/ns/user", &st) != 0 || (unsigned long)st.st_ino == PROC_USER_INIT_INO;
@@ -173,6 +182,7 @@ int lab_limits_note(const char *text, int error, char *buf, size_t len)
     lab_limits_gather(&l);
     if (lab_limits_explain(&l, error, problem, sizeof problem, fix, sizeof fix) == -1)
         return -1;
+    fix[0] = (char)toupper((unsigned char)fix[0]);
     snprintf(buf, len, "(a limit was hit: %s. %s)", problem, fix);
     return 0;
 }

@@ -40,6 +40,9 @@ struct lab_limits {
 };
 
 void lab_limits_gather(struct lab_limits *out);
+/* Called before the lab enters its user namespaces: the learner's uid as the
+ * machine knows it, for the messages. */
+void lab_limits_remember_uid(void);
 
 /* Which limit most likely made an operation fail with error (EAGAIN or
  * ENOSPC): the sentence naming it, its value and what a lesson needs into

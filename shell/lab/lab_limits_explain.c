@@ -44,13 +44,22 @@ static int limits_tasks(const struct lab_limits *l, char *problem, size_t plen, 
                         size_t flen)
 {
     long room = 0;
-    const char *who = l->user[0] != '\0' ? l->user : "LEARNER";
+    char who[80];
 
-    switch (limits_tightest(l, &room)) {
+    if (l->user[0] != '\0')
+        snprintf(who, sizeof who, "%s", l->user);
+    else /* pam_limits takes a uid range */
+        snprintf(who, sizeof who, "%ld:%ld", l->uid, l->uid);
+
+    enum limits_which which = limits_tightest(l, &room);
+    /* Plenty of room left in every limit: none of them explains it now. */
+    if (which != LIMITS_NONE && room > 4 * LAB_LIMITS_NEED_TASKS)
+        which = LIMITS_NONE;
+    switch (which) {
     case LIMITS_NPROC:
         snprintf(problem, plen,
-                 "your account may run %ld processes (ulimit -u, RLIMIT_NPROC) and runs %ld; "
-                 "a lesson needs about %d at once", l->nproc, l->user_tasks, LAB_LIMITS_NEED_TASKS);
+                 "your account may run %ld processes at once (ulimit -u, RLIMIT_NPROC; %ld "
+                 "run now), and a lesson needs about %d", l->nproc, l->user_tasks, LAB_LIMITS_NEED_TASKS);
         if (l->nproc_hard < 0 || l->nproc_hard >= l->user_tasks + LAB_LIMITS_NEED_TASKS)
             snprintf(fix, flen, "raise it yourself up to the hard limit: `ulimit -u %ld` before "
                      "pidns-tutor; or an administrator sets `%s - nproc %ld` in "
@@ -63,8 +72,8 @@ static int limits_tasks(const struct lab_limits *l, char *problem, size_t plen, 
         return 0;
     case LIMITS_PIDS:
         snprintf(problem, plen,
-                 "your cgroup %s may hold %ld tasks (pids.max) and holds %ld; a lesson needs "
-                 "about %d at once", l->pids_cgroup, l->pids_max, l->pids_current,
+                 "your cgroup %s may hold %ld tasks at once (pids.max; %ld now), and a lesson "
+                 "needs about %d", l->pids_cgroup, l->pids_max, l->pids_current,
                  LAB_LIMITS_NEED_TASKS);
         snprintf(fix, flen, "the administrator raises it: `systemctl set-property user-%ld.slice "
                  "TasksMax=%ld` (or writes pids.max of that cgroup)", l->uid,
@@ -72,7 +81,7 @@ static int limits_tasks(const struct lab_limits *l, char *problem, size_t plen, 
         return 0;
     case LIMITS_PID_MAX:
     case LIMITS_THREADS_MAX: {
-        int pid = limits_tightest(l, &room) == LIMITS_PID_MAX;
+        int pid = which == LIMITS_PID_MAX;
         long max = pid ? l->pid_max : l->threads_max;
         snprintf(problem, plen, "the machine runs %ld tasks and allows %ld (%s); a lesson needs "
                  "about %d more", l->tasks, max, pid ? "kernel.pid_max" : "kernel.threads-max",
