@@ -268,9 +268,10 @@ static int run_command(struct shell *sh, const char *command, int mode, const ch
         render_text(&sh->render, RENDER_BAD, "(stopped by Ctrl-C)");
         status = 130;
     } else if (status == -1) {
-        int error = errno;
         shell_error(sh, "could not run '%s' in the lab", command);
-        note_limit(sh, NULL, error);
+        /* The runner's fork failing leaves no errno here: a limit with
+         * little room left is the likely cause (none is named otherwise). */
+        note_limit(sh, NULL, EAGAIN);
     } else if (out != NULL) {
         annotate(sh, out);
         if (status != 0)
