@@ -81,9 +81,9 @@ static int explain_user_route(const struct lab_facts *f, struct lab_diagnosis *o
     if (p->step == LAB_PROBE_USER_NS && f->max_user_namespaces == 0)
         return say(out, f->limits.in_init_userns
                             ? "sudo sysctl -w user.max_user_namespaces=15000"
-                            : "its owner raises it in the user namespace this runs in "
-                              "(echo 15000 >/proc/sys/user/max_user_namespaces), or start "
-                              "pidns-tutor outside it",
+                            : "this runs in a user namespace whose owner lowered it: they "
+                              "raise it there (`echo 15000 >/proc/sys/user/max_user_namespaces`)"
+                              ", or start pidns-tutor outside it",
                    "user namespaces are disabled: user.max_user_namespaces is 0");
     if (explain_limit(f, p, out) == 0)
         return 0;
