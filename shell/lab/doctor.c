@@ -174,9 +174,9 @@ static void check_limits(FILE *out)
              l.tasks, doctor_value(l.pid_max, a, sizeof a), doctor_value(l.threads_max, b, sizeof b));
     only = l;
     only.nproc = only.pids_max = LAB_LIMITS_UNLIMITED;
-    ok = lab_limits_explain(&only, EAGAIN, problem, sizeof problem, fix, sizeof fix) == -1 ||
-         strstr(problem, "tasks and allows") == NULL ||
-         (l.pid_max - l.tasks >= LAB_LIMITS_NEED_TASKS && l.threads_max - l.tasks >= LAB_LIMITS_NEED_TASKS);
+    ok = (l.pid_max < 0 || l.tasks < 0 || l.pid_max - l.tasks >= LAB_LIMITS_NEED_TASKS) &&
+         (l.threads_max < 0 || l.tasks < 0 || l.threads_max - l.tasks >= LAB_LIMITS_NEED_TASKS);
+    ok = ok || lab_limits_explain(&only, EAGAIN, problem, sizeof problem, fix, sizeof fix) == -1;
     row(out, ok, line, ok ? NULL : fix);
     snprintf(line, sizeof line, "user.max_pid_namespaces = %s (a lesson needs up to %d)",
              doctor_value(l.max_pid_namespaces, a, sizeof a), LAB_LIMITS_NEED_NAMESPACES);
