@@ -117,16 +117,31 @@ static int cgroup_own(char *own, size_t len)
     return lab_cgroup_own_path(text, own, len);
 }
 
+/* Turned off, or root without asking: systemd's cgroups above a root shell
+ * are not delegated, whatever their owner says. */
+static int cgroup_refused(char *why, size_t len)
+{
+    const char *want = cgroup_env("PIDNS_TUTOR_LAB_CGROUP", "");
+    if (strcmp(want, "0") == 0) {
+        snprintf(why, len, "turned off (PIDNS_TUTOR_LAB_CGROUP=0)");
+        return 1;
+    }
+    if (getuid() == 0 && strcmp(want, "1") != 0) {
+        snprintf(why, len, "running as root, the lab makes no cgroup of its own "
+                 "(PIDNS_TUTOR_LAB_CGROUP=1 asks for one)");
+        return 1;
+    }
+    return 0;
+}
+
 void lab_cgroup_enter(struct lab_cgroup *cg)
 {
     char own[400], parent[500], home[900];
 
     memset(cg, 0, sizeof *cg);
     cg->parent_fd = cg->home_procs_fd = -1;
-    if (strcmp(cgroup_env("PIDNS_TUTOR_LAB_CGROUP", "1"), "0") == 0) {
-        snprintf(cg->why, sizeof cg->why, "turned off (PIDNS_TUTOR_LAB_CGROUP=0)");
+    if (cgroup_refused(cg->why, sizeof cg->why))
         return;
-    }
     if (cgroup_own(own, sizeof own) == -1) {
         snprintf(cg->why, sizeof cg->why, "no cgroup v2 line in /proc/self/cgroup");
         return;
@@ -176,9 +191,9 @@ void lab_cgroup_leave(struct lab_cgroup *cg)
 
 void lab_cgroup_doctor(FILE *out)
 {
-    char own[400] = "", parent[500], why[256], line[900];
+    char own[400] = "", parent[500], why[256] = "", line[900];
 
-    if (cgroup_own(own, sizeof own) == 0 &&
+    if (!cgroup_refused(why, sizeof why) && cgroup_own(own, sizeof own) == 0 &&
         lab_cgroup_delegated(LAB_CGROUP_ROOT, own, getuid(), parent, sizeof parent, why,
                              sizeof why) == 0) {
         snprintf(line, sizeof line, "a bound per lab: a cgroup under %.300s with pids.max %s and "
@@ -188,7 +203,7 @@ void lab_cgroup_doctor(FILE *out)
         fprintf(out, "%-5s %s\n", "ok", line);
         return;
     }
-    if (own[0] == '\0')
+    if (own[0] == '\0' && why[0] == '\0')
         snprintf(why, sizeof why, "no cgroup v2 line in /proc/self/cgroup");
     fprintf(out, "%-5s no bound per lab: %s\n", "note", why);
     fprintf(out, "      for a class, the administrator bounds each learner: "

@@ -8,7 +8,9 @@
  *
  * The bounds: PIDNS_TUTOR_LAB_PIDS_MAX (default 512 tasks) and
  * PIDNS_TUTOR_LAB_MEMORY_MAX (default 1G; any value memory.max takes);
- * "max" lifts one, PIDNS_TUTOR_LAB_CGROUP=0 turns the bound off.
+ * "max" lifts one, PIDNS_TUTOR_LAB_CGROUP=0 turns the bound off. As root it
+ * is off unless PIDNS_TUTOR_LAB_CGROUP=1 (root's session cgroups are
+ * systemd's own, not delegated).
  */
 #ifndef PIDNS_TUTOR_LAB_CGROUP_H
 #define PIDNS_TUTOR_LAB_CGROUP_H
