@@ -4,7 +4,10 @@
  */
 #include "lab/doctor.h"
 #include "lab/lab.h"
+#include "lab/lab_cgroup.h"
+#include "lab/lab_limits.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -105,12 +108,16 @@ static void check_privileges(FILE *out)
 
 static void check_user_namespaces(FILE *out)
 {
-    char buf[64], line[320];
+    char buf[64], line[320], problem[400], fix[400];
+    struct lab_limits l;
 
+    lab_limits_gather(&l);
+    l.max_pid_namespaces = LAB_LIMITS_UNKNOWN;
     first_line("/proc/sys/user/max_user_namespaces", buf, sizeof buf);
     snprintf(line, sizeof line, "user.max_user_namespaces = %s", buf[0] ? buf : "(unreadable)");
-    row(out, buf[0] == '\0' || atol(buf) > 0, line,
-        "sudo sysctl -w user.max_user_namespaces=15000");
+    int ok = buf[0] == '\0' || atol(buf) >= LAB_LIMITS_NEED_NAMESPACES;
+    row(out, ok, line, ok || lab_limits_explain(&l, ENOSPC, problem, sizeof problem, fix,
+                                                 sizeof fix) == -1 ? NULL : fix);
     if (first_line("/proc/sys/kernel/unprivileged_userns_clone", buf, sizeof buf)[0] != '\0') {
         snprintf(line, sizeof line, "kernel.unprivileged_userns_clone = %s", buf);
         row(out, strcmp(buf, "0") != 0, line, "sudo sysctl -w kernel.unprivileged_userns_clone=1");
@@ -123,6 +130,61 @@ static void check_user_namespaces(FILE *out)
     } else {
         row(out, 1, "no AppArmor restriction on user namespaces", NULL);
     }
+}
+
+static const char *doctor_value(long v, char *buf, size_t len)
+{
+    if (v == LAB_LIMITS_UNLIMITED)
+        return "unlimited";
+    if (v == LAB_LIMITS_UNKNOWN)
+        return "unknown";
+    snprintf(buf, len, "%ld", v);
+    return buf;
+}
+
+/* The limits a lesson's fork, clone or unshare can hit, each with the
+ * administrator's setting that raises it (sudo would only bypass them). */
+static void check_limits(FILE *out)
+{
+    struct lab_limits l;
+    char line[600], a[32], b[32], problem[400], fix[400];
+    long in_use;
+
+    lab_limits_gather(&l);
+    in_use = l.user_tasks > 0 ? l.user_tasks : 0;
+    snprintf(line, sizeof line, "processes of your account: %ld, ulimit -u (RLIMIT_NPROC) %s%s",
+             in_use, doctor_value(l.nproc, a, sizeof a), l.root ? " (root: not enforced)" : "");
+    int ok = l.root || l.nproc < 0 || l.nproc - in_use >= LAB_LIMITS_NEED_TASKS;
+    struct lab_limits only = l;
+    only.pids_max = only.pid_max = only.threads_max = LAB_LIMITS_UNLIMITED;
+    row(out, ok, line, ok || lab_limits_explain(&only, EAGAIN, problem, sizeof problem, fix,
+                                                 sizeof fix) == -1 ? NULL : fix);
+    if (l.pids_max >= 0) {
+        snprintf(line, sizeof line, "pids.max of your cgroup %s: %ld, %ld in use", l.pids_cgroup,
+                 l.pids_max, l.pids_current);
+        only = l;
+        only.nproc = only.pid_max = only.threads_max = LAB_LIMITS_UNLIMITED;
+        ok = l.pids_max - l.pids_current >= LAB_LIMITS_NEED_TASKS;
+        row(out, ok, line, ok || lab_limits_explain(&only, EAGAIN, problem, sizeof problem, fix,
+                                                     sizeof fix) == -1 ? NULL : fix);
+    } else {
+        row(out, 1, "no pids.max on your cgroup", NULL);
+    }
+    snprintf(line, sizeof line, "tasks on the machine: %ld; kernel.pid_max %s, kernel.threads-max %s",
+             l.tasks, doctor_value(l.pid_max, a, sizeof a), doctor_value(l.threads_max, b, sizeof b));
+    only = l;
+    only.nproc = only.pids_max = LAB_LIMITS_UNLIMITED;
+    ok = (l.pid_max < 0 || l.tasks < 0 || l.pid_max - l.tasks >= LAB_LIMITS_NEED_TASKS) &&
+         (l.threads_max < 0 || l.tasks < 0 || l.threads_max - l.tasks >= LAB_LIMITS_NEED_TASKS);
+    ok = ok || lab_limits_explain(&only, EAGAIN, problem, sizeof problem, fix, sizeof fix) == -1;
+    row(out, ok, line, ok ? NULL : fix);
+    snprintf(line, sizeof line, "user.max_pid_namespaces = %s (a lesson needs up to %d)",
+             doctor_value(l.max_pid_namespaces, a, sizeof a), LAB_LIMITS_NEED_NAMESPACES);
+    ok = l.max_pid_namespaces < 0 || l.max_pid_namespaces >= LAB_LIMITS_NEED_NAMESPACES;
+    only = l;
+    only.max_user_namespaces = LAB_LIMITS_UNKNOWN;
+    row(out, ok, line, ok || lab_limits_explain(&only, ENOSPC, problem, sizeof problem, fix,
+                                                 sizeof fix) == -1 ? NULL : fix);
 }
 
 static void check_environment(FILE *out, int *fatal)
@@ -162,6 +224,8 @@ int doctor_run(FILE *out, const struct lab_config *config)
     check_kernel(out, &fatal);
     check_privileges(out);
     check_user_namespaces(out);
+    check_limits(out);
+    lab_cgroup_doctor(out);
     check_environment(out, &fatal);
     lab_diagnose(config, &d);
     fprintf(out, "\n");

@@ -13,6 +13,7 @@
  */
 #include "lab/lab_internal.h"
 #include "lab/lab_diagnose.h"
+#include "lab/lab_limits.h"
 #include "lab/sandbox.h"
 #include "procfs/procfs.h"
 
@@ -254,6 +255,7 @@ static int prepare_environment(struct lab *lab, const struct lab_config *config)
 static void lab_free(struct lab *lab)
 {
     lab_walls_end(lab);
+    lab_cgroup_leave(&lab->cgroup);
     if (lab->keeper_mnt_fd != -1)
         close(lab->keeper_mnt_fd);
     if (lab->lab_pidns_fd != -1)
@@ -316,6 +318,28 @@ static int enter_sandbox(struct lab *lab, const struct lab_config *config)
     return lab_set_error(lab, "%s", err);
 }
 
+/* A step of lab_open() failed with EAGAIN or ENOSPC (the errno left, or
+ * its words in the error): adds the limit that was hit and who can change it,
+ * unless the diagnosis said it already. */
+static void lab_explain_limit(struct lab *lab, int error)
+{
+    struct lab_limits l;
+    char problem[400], fix[400];
+
+    if (strstr(lab->error, "(fix: ") != NULL)
+        return;
+    if (error != EAGAIN && error != ENOSPC)
+        error = lab_limits_error_in(lab->error);
+    if (strstr(lab->error, strerror(error)) == NULL)
+        return;
+    lab_limits_gather(&l);
+    if (lab_limits_explain(&l, error, problem, sizeof problem, fix, sizeof fix) == 0) {
+        char was[sizeof lab->error];
+        snprintf(was, sizeof was, "%s", lab->error);
+        lab_set_error(lab, "%s: %s (fix: %s)", was, problem, fix);
+    }
+}
+
 struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
 {
     struct lab *lab = calloc(1, sizeof *lab);
@@ -323,9 +347,11 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
         snprintf(err, errlen, "cannot open the lab: out of memory");
         return NULL;
     }
+    lab_limits_remember_uid();
     lab->keeper_mnt_fd = lab->lab_pidns_fd = lab->host_mountinfo_fd = lab->host_root_fd = -1;
     lab->own_pidns_fd = lab->lab_proc_fd = -1;
     lab->walls_cmd_fd = lab->walls_status_fd = -1;
+    lab_cgroup_enter(&lab->cgroup);
     if (prepare_environment(lab, config) == -1 || enter_sandbox(lab, config) == -1)
         goto failed;
     lab->host_mounts_at_open = lab_host_mount_table(lab->host_mountinfo_fd);
@@ -350,6 +376,7 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
     return lab;
 
 failed:
+    lab_explain_limit(lab, errno);
     snprintf(err, errlen, "cannot open the lab: %s", lab->error);
     if (lab->keeper > 0) {
         kill(lab->keeper, SIGKILL);

@@ -57,8 +57,8 @@ struct lab_config {
 enum lab_route { LAB_ROUTE_NONE, LAB_ROUTE_ROOT, LAB_ROUTE_USER_NAMESPACE };
 struct lab_diagnosis {
     enum lab_route route;
-    char problem[256]; /* empty when route != LAB_ROUTE_NONE */
-    char fix[256];     /* the one command that fixes it */
+    char problem[512]; /* empty when route != LAB_ROUTE_NONE */
+    char fix[512];     /* the one command that fixes it */
 };
 /* Probes (in throw-away children) whether a lab can be opened and how: the
  * route, or one sentence on what is missing and the one command that fixes

@@ -89,6 +89,7 @@ void lab_gather_facts(const struct lab_config *config, struct lab_facts *f)
                    getenv("container") != NULL;
     f->unmapped_id =
         !id_mapped("/proc/self/uid_map", geteuid()) || !id_mapped("/proc/self/gid_map", getegid());
+    lab_limits_gather(&f->limits);
 }
 
 static void probe_report(int fd, enum lab_probe_step step, int error)

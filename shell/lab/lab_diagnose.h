@@ -10,6 +10,7 @@
 #define PIDNS_TUTOR_LAB_DIAGNOSE_H
 
 #include "lab/lab.h"
+#include "lab/lab_limits.h"
 
 /* How far a probe of a route got: the first step that failed. */
 enum lab_probe_step {
@@ -44,6 +45,7 @@ struct lab_facts {
     int unmapped_id;               /* our uid or gid has no mapping in our user namespace */
     struct lab_probe root_probe;   /* the root route (tried when root and not forced) */
     struct lab_probe user_probe;   /* the user-namespace route */
+    struct lab_limits limits;      /* what a probe failing with EAGAIN or ENOSPC may have hit */
 };
 
 void lab_gather_facts(const struct lab_config *config, struct lab_facts *facts);

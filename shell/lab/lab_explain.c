@@ -49,6 +49,25 @@ static int refused(int error)
     return error == EPERM || error == EACCES;
 }
 
+/* A step failed with EAGAIN or ENOSPC: a limit on tasks or namespaces, named
+ * with who can change it (never sudo: the limits are the administrator's). */
+static int explain_limit(const struct lab_facts *f, const struct lab_probe *p,
+                         struct lab_diagnosis *out)
+{
+    char problem[400];
+
+    if (p->error != EAGAIN && p->error != ENOSPC)
+        return -1;
+    if (lab_limits_explain(&f->limits, p->error, problem, sizeof problem, out->fix,
+                           sizeof out->fix) == -1)
+        return -1;
+    snprintf(out->problem, sizeof out->problem, "%s failed (%s): %s",
+             p->step == LAB_PROBE_CRASHED ? "starting a process" : lab_probe_step_name(p->step),
+             strerror(p->error), problem);
+    out->route = LAB_ROUTE_NONE;
+    return 0;
+}
+
 /* The user-namespace route failed: why, most specific reason first. */
 static int explain_user_route(const struct lab_facts *f, struct lab_diagnosis *out)
 {
@@ -60,8 +79,14 @@ static int explain_user_route(const struct lab_facts *f, struct lab_diagnosis *o
                    "this kernel has no user namespaces (CONFIG_USER_NS), so only root can "
                    "open the lab");
     if (p->step == LAB_PROBE_USER_NS && f->max_user_namespaces == 0)
-        return say(out, "sudo sysctl -w user.max_user_namespaces=15000",
+        return say(out, f->limits.in_init_userns
+                            ? "sudo sysctl -w user.max_user_namespaces=15000"
+                            : "this runs in a user namespace whose owner lowered it: they "
+                              "raise it there (`echo 15000 >/proc/sys/user/max_user_namespaces`)"
+                              ", or start pidns-tutor outside it",
                    "user namespaces are disabled: user.max_user_namespaces is 0");
+    if (explain_limit(f, p, out) == 0)
+        return 0;
     if (p->step == LAB_PROBE_USER_NS && p->error == ENOSPC) {
         snprintf(fix, sizeof fix, "sudo sysctl -w user.max_user_namespaces=%ld",
                  f->max_user_namespaces > 0 ? 2 * f->max_user_namespaces : 15000);
@@ -89,6 +114,9 @@ static int explain_user_route(const struct lab_facts *f, struct lab_diagnosis *o
                                      : "sudo pidns-tutor",
                    "mounting a procfs in a user namespace is refused: parts of /proc are hidden "
                    "under other mounts%s", f->container ? " (the container masks them)" : "");
+    if (p->error == EAGAIN || p->error == ENOSPC) /* a limit none of ours names: not sudo */
+        return say(out, "pidns-tutor --doctor lists the limits on processes and namespaces",
+                   "%s failed: %s", lab_probe_step_name(p->step), strerror(p->error));
     return say(out, f->root ? DOCKER_FIX : "sudo pidns-tutor", "%s failed: %s",
         lab_probe_step_name(p->step), strerror(p->error));
 }
@@ -116,6 +144,8 @@ static int explain(const struct lab_facts *f, struct lab_diagnosis *out)
                    f->container ? "a container" : "a restricted environment");
     if (f->root_probe.tried && f->root_probe.step != LAB_PROBE_MOUNT_NS) {
         const struct lab_probe *p = &f->root_probe;
+        if (explain_limit(f, p, out) == 0)
+            return 0;
         if ((p->step == LAB_PROBE_LAB_PROC || p->step == LAB_PROBE_NESTED_PROC) && f->container)
             return say(out, "docker run --security-opt systempaths=unconfined ...",
                        "mounting a procfs is refused: the container masks parts of /proc");

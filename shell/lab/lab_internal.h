@@ -17,13 +17,14 @@
 #define PIDNS_TUTOR_LAB_INTERNAL_H
 
 #include "lab/lab.h"
+#include "lab/lab_cgroup.h"
 #include "util/io.h"
 
 #include <limits.h>
 #include <signal.h>
 #include <sys/types.h>
 
-#define LAB_ERROR_MAX 512
+#define LAB_ERROR_MAX 1024
 
 struct lab_job_slot {
     struct lab_job job; /* job.command points at command */
@@ -44,6 +45,7 @@ struct lab {
     int host_root_fd;
     pid_t walls_builder; /* lab_walls.c: builds the view, until the keeper is in */
     int walls_cmd_fd, walls_status_fd;
+    struct lab_cgroup cgroup; /* the bound per lab (lab_cgroup.c), when delegated */
     char *host_mounts_at_open; /* normalised host mount table */
     char *host_root_at_open;   /* sorted names in the host's / */
     unsigned *baseline_mounts; /* mount ids of the keeper's namespace at open */

@@ -13,6 +13,7 @@
 #include "lesson/lesson.h"
 #include "tutor/shell.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -395,9 +396,21 @@ static int add_row(struct roster_row **rows, size_t *count, const struct roster_
     return 0;
 }
 
-/* Every account of the password database whose home holds progress. An
- * account this user may not read is left out (root reads them all); homes
- * shared by several accounts (/, /nonexistent) are read once. */
+/* Homes under the usual roots are learners': listed before they start too. */
+static int under_usual_root(const char *home)
+{
+    static const char *const roots[] = {"/home/", "/var/home/", "/export/home/", "/usr/home/"};
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++)
+        if (strncmp(home, roots[i], strlen(roots[i])) == 0 && home[strlen(roots[i])] != '\0')
+            return 1;
+    return 0;
+}
+
+/* Every account of the password database whose home is under the usual roots
+ * ("not started" when it holds no progress), and every other account whose
+ * home holds progress. An account this user may not read is left out (root
+ * reads them all); homes shared by several accounts (/, /nonexistent) are
+ * read once. */
 static int collect_accounts(const struct roster_lessons *lessons, struct roster_row **rows,
                             size_t *count)
 {
@@ -425,7 +438,8 @@ static int collect_accounts(const struct roster_lessons *lessons, struct roster_
             continue;
         seen_count++;
         roster_read(pw->pw_dir, ROSTER_STATE_REL, lessons, &row);
-        if (row.state == ROSTER_NONE || (row.state == ROSTER_UNREADABLE && geteuid() != 0))
+        if ((row.state == ROSTER_NONE && !under_usual_root(pw->pw_dir)) ||
+            (row.state == ROSTER_UNREADABLE && geteuid() != 0))
             continue;
         snprintf(row.account, sizeof row.account, "%s", pw->pw_name);
         rc = add_row(rows, count, &row);
@@ -466,9 +480,67 @@ static int collect_path(const char *path, const struct roster_lessons *lessons,
     return 0;
 }
 
+/* Whether a named directory holds homes (/home, a class's directory) rather
+ * than being one: no progress of its own, nobody's home, and subdirectories. */
+static int is_home_root(const char *path)
+{
+    char sub[PATH_MAX];
+    struct stat st;
+    struct passwd *pw;
+    int home = 0;
+
+    if (stat(path, &st) == -1 || !S_ISDIR(st.st_mode))
+        return 0;
+    snprintf(sub, sizeof sub, "%s/progress", path);
+    if (lstat(sub, &st) == 0)
+        return 0;
+    snprintf(sub, sizeof sub, "%s/.local", path);
+    if (lstat(sub, &st) == 0)
+        return 0;
+    setpwent();
+    while (!home && (pw = getpwent()) != NULL)
+        home = pw->pw_dir != NULL && strcmp(pw->pw_dir, path) == 0;
+    endpwent();
+    DIR *d = home ? NULL : opendir(path);
+    struct dirent *e;
+    int found = 0;
+    while (d != NULL && !found && (e = readdir(d)) != NULL)
+        found = e->d_name[0] != '.' && (e->d_type == DT_DIR || e->d_type == DT_UNKNOWN);
+    if (d != NULL)
+        closedir(d);
+    return found;
+}
+
 static int compare_rows(const void *a, const void *b)
 {
     return strcmp(((const struct roster_row *)a)->account, ((const struct roster_row *)b)->account);
+}
+
+/* Every home in a directory of homes, by name: "not started" included. */
+static int collect_home_root(const char *root, const struct roster_lessons *lessons,
+                             struct roster_row **rows, size_t *count, FILE *err)
+{
+    struct dirent **names = NULL;
+    char sub[PATH_MAX];
+    int n = scandir(root, &names, NULL, alphasort), status = 0;
+
+    for (int i = 0; i < n; i++) {
+        struct roster_row row = {0};
+        struct stat st;
+        snprintf(sub, sizeof sub, "%s%s%s", root, root[strlen(root) - 1] == '/' ? "" : "/",
+                 names[i]->d_name);
+        if (names[i]->d_name[0] != '.' && lstat(sub, &st) == 0 && S_ISDIR(st.st_mode) &&
+            status == 0 && collect_path(sub, lessons, &row, err) == 0 &&
+            add_row(rows, count, &row) == -1) {
+            fprintf(err, "pidns-tutor: --roster: out of memory\n");
+            status = -1;
+        }
+        free(names[i]);
+    }
+    free(names);
+    if (n == -1)
+        fprintf(err, "pidns-tutor: --roster: %s: %s\n", root, strerror(errno));
+    return n == -1 ? -1 : status;
 }
 
 int roster_run(FILE *out, FILE *err, char **paths, int path_count,
@@ -484,6 +556,11 @@ int roster_run(FILE *out, FILE *err, char **paths, int path_count,
     }
     for (int i = 0; i < path_count; i++) {
         struct roster_row row = {0};
+        if (is_home_root(paths[i])) {
+            if (collect_home_root(paths[i], lessons, &rows, &count, err) == -1)
+                status = 1;
+            continue;
+        }
         if (collect_path(paths[i], lessons, &row, err) == -1)
             status = 1;
         else if (add_row(&rows, &count, &row) == -1) {

@@ -3,6 +3,7 @@
 #include "tutor/tutor.h"
 #include "tutor/tutor_code.h"
 #include "render/annotate.h"
+#include "lab/lab_limits.h"
 #include "lab/doctor.h"
 #include "lab/lab.h"
 #include "lesson/lesson.h"
@@ -10,6 +11,7 @@
 #include "render/tee.h"
 #include "tutor/tutor_question.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,6 +277,19 @@ static int run_teed(struct shell *sh, const char *command, int mode, const char 
     return rc == 0 ? status : -1;
 }
 
+/* After a command that failed on EAGAIN or ENOSPC (its output, or the
+ * errno left by starting it): the limit that was hit, and who can change it. */
+static void note_limit(struct shell *sh, const char *output, int error)
+{
+    char note[1024];
+
+    if (error != EAGAIN && error != ENOSPC && output == NULL)
+        return;
+    if (lab_limits_note(output, error == EAGAIN || error == ENOSPC ? error : 0, note,
+                        sizeof note) == 0)
+        render_text(&sh->render, RENDER_NOTE, note);
+}
+
 /* tutor_run_command, naming the job when job is not NULL; expect: the
  * [.expect] block that follows, or NULL (see run_teed). */
 static int run_command(struct shell *sh, const char *command, int mode, const char *job,
@@ -297,8 +312,13 @@ static int run_command(struct shell *sh, const char *command, int mode, const ch
         status = 130;
     } else if (status == -1) {
         shell_error(sh, "could not run '%s' in the lab", command);
+        /* The runner's fork failing leaves no errno here: a limit with
+         * little room left is the likely cause (none is named otherwise). */
+        note_limit(sh, NULL, EAGAIN);
     } else if (out != NULL) {
         annotate(sh, out);
+        if (status != 0)
+            note_limit(sh, out, 0);
         if (!sh->erofs_noted && strstr(out, "Read-only file system") != NULL) {
             sh->erofs_noted = 1;
             /* One line on an 80-column terminal. ~, /tmp and / are the lab's

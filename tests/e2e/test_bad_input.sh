@@ -289,6 +289,55 @@ row_env_nobody_no_userns() {
         XDG_STATE_HOME='$tmp/nobody-state' '$tmp/tree/build/pidns-tutor'" >"$out.1" 2>"$out.2"
     rc=$?
 }
+# The limits (lab_limits.c): RLIMIT_NPROC as an ordinary user of a uid of
+# its own (root ignores it, and nobody's count depends on whoever else runs as
+# nobody); the namespace sysctls inside a user namespace made for the row,
+# never the host's. COLUMNS keeps the note on one line.
+limits_uid=$((47000 + $$ % 1000))
+as_learner() { # as_learner NPROC COMMAND...: the command as $limits_uid under ulimit -u NPROC
+    n=$1
+    shift
+    mkdir -p -m 777 "$tmp/limits-state"
+    setpriv --reuid=$limits_uid --regid=$limits_uid --clear-groups \
+        prlimit --nproc="$n" env HOME=/nonexistent XDG_STATE_HOME="$tmp/limits-state" \
+        COLUMNS=400 "$@"
+}
+limits_need_root() {
+    [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && return 0
+    rc=skip why="needs root and setpriv to run as a uid of its own"
+    return 1
+}
+row_env_nproc_open() {
+    limits_need_root || return
+    (cd /tmp && echo quit | as_learner 3 "$TUTOR") >"$out.1" 2>"$out.2"
+    rc=$?
+}
+row_env_nproc_command() {
+    limits_need_root || return
+    (cd /tmp && printf '%s\n' 'sh for i in $(seq 40); do sleep 2 & done; wait' quit |
+        as_learner 20 "$TUTOR") >"$out.1" 2>"$out.2"
+    rc=$?
+}
+# The fewest processes that open the lab: then the command has none left.
+row_env_nproc_could_not_run() {
+    limits_need_root || return
+    for n in 3 4 5 6 7 8; do
+        (cd /tmp && printf 'sh echo hi\nquit\n' | as_learner $n "$TUTOR") >"$out.1" 2>"$out.2"
+        rc=$?
+        grep -q '^# echo hi' "$out.1" && return
+    done
+}
+row_env_nproc_doctor() {
+    limits_need_root || return
+    (cd /tmp && as_learner 3 "$TUTOR" --doctor | grep -A1 '^NO') >"$out.1" 2>"$out.2"
+    rc=$?
+}
+row_env_pidns_sysctl_command() {
+    printf 'sh unshare -p -f true\nquit\n' | (cd "$tmp/work" && env COLUMNS=400 PATH="$abs_build:$PATH" \
+        unshare -U -r sh -c 'echo 1 >/proc/sys/user/max_pid_namespaces && exec pidns-tutor') \
+        >"$out.1" 2>"$out.2"
+    rc=$?
+}
 row_env_narrow() {
     width=30 pty narrow 0 --lessons tests/fixtures/shell/lessons <<'X'
 expect pidns-tutor> 

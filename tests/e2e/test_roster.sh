@@ -156,9 +156,44 @@ else
     skip_test "a screenshot of a roster" "no chromium (make deps-check)"
 fi
 
-# Every account: as root all homes; here the machine's own, so only the shape.
+# A directory of homes (issue 33): one row per home in it, "not started"
+# included, in text and CSV; its dot-directories and files are not homes.
+# Negative control: main's build before this read $c as one home, a single
+# "not started" row.
+mkdir -p "$c/zoe/Documents" "$c/.cache"
+: >"$c/README"
+homes=$(cd "$c" && ls -d */ | wc -l)
+run "$c"
+bad=""
+[ "$(cat "$tmp/rc")" -eq 0 ] || bad="exit $(cat "$tmp/rc"): $(cat "$tmp/err")"
+[ "$(($(wc -l <"$tmp/out") - 1))" -eq "$homes" ] || bad="$bad rows:$(wc -l <"$tmp/out") for $homes homes"
+row bob | grep -q ' not started$' || bad="$bad bob:$(row bob)"
+row zoe | grep -q ' not started$' || bad="$bad zoe:$(row zoe)"
+row alice | grep -q " 1/$lessons " || bad="$bad alice:$(row alice)"
+grep -q "^$c/\.cache \|README" "$tmp/out" && bad="$bad dot-directory-or-file-listed"
+[ -z "$bad" ] && ok "a directory of homes: one row per home ($homes), never-started learners included" ||
+    not_ok "a directory of homes: one row per home, never-started learners included" "$bad" "$(cat "$tmp/out")"
+"$tutor" --lessons lessons --roster --csv "$c/" >"$tmp/csv" 2>"$tmp/err"
+[ "$(($(wc -l <"$tmp/csv") - 1))" -eq "$homes" ] && grep -q "^$c/zoe,0,$lessons,,,,not started,,,,0,$" "$tmp/csv" &&
+    ok "a directory of homes in CSV: the same rows, not started included" ||
+    not_ok "a directory of homes in CSV: the same rows, not started included" "$(cat "$tmp/csv")"
+
+# Every account: as root all homes. Here the machine's own accounts: every
+# one whose home is under /home (or /var/home...) has its row, even never
+# started; the others only with progress.
 "$tutor" --lessons lessons --roster >"$tmp/all" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 0 ] && head -n 1 "$tmp/all" | grep -q '^ACCOUNT' && ok "--roster with no PATH reads the accounts of the password database" ||
     not_ok "--roster with no PATH reads the accounts of the password database" "exit $rc: $(cat "$tmp/err")"
+learners=$(getent passwd | awk -F: '$6 ~ "^/(var/|export/|usr/)?home/[^/]" { print $1 }' | sort -u)
+if [ -z "$learners" ]; then
+    skip_test "--roster lists accounts under /home never started" "no account has a home under /home here"
+elif [ "$(id -u)" -ne 0 ]; then
+    skip_test "--roster lists accounts under /home never started" "needs root to read every home"
+else
+    bad=""
+    for a in $learners; do grep -q "^$a " "$tmp/all" || bad="$bad $a"; done
+    [ -z "$bad" ] && ok "--roster lists every account under /home, never started included: $(echo $learners)" ||
+        not_ok "--roster lists every account under /home, never started included" "missing:$bad" "$(cat "$tmp/all")"
+fi
 finish

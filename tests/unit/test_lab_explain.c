@@ -22,6 +22,10 @@ static struct lab_facts user_failed(enum lab_probe_step step, int error)
         .proc_mounted = 1, .kernel_pid_ns = 1, .kernel_user_ns = 1,
         .max_user_namespaces = 63000, .unprivileged_userns_clone = -1, .apparmor_restrict = -1,
         .user_probe = {1, step, error},
+        .limits = {.uid = 1000, .in_init_userns = 1, .user = "ann", .nproc = 63000,
+                   .nproc_hard = 63000, .user_tasks = 10, .pids_max = LAB_LIMITS_UNLIMITED,
+                   .max_pid_namespaces = 63000, .max_user_namespaces = 63000,
+                   .pid_max = 4194304, .threads_max = 126000, .tasks = 300},
     };
     return f;
 }
@@ -129,9 +133,38 @@ static void test_missing_procfs_or_kernel_features(void **state)
 static void test_other_failures_say_the_step_and_the_error(void **state)
 {
     (void)state;
+    struct lab_facts f = user_failed(LAB_PROBE_PID_NS, EINVAL);
+    expect(&f, LAB_ROUTE_NONE, "creating a PID namespace failed: Invalid argument",
+           "sudo pidns-tutor");
+}
+
+/* A step failing with ENOSPC or EAGAIN hit a limit: it is named, with the
+ * administrator's setting, never sudo. Control: with every limit high the
+ * same ENOSPC is not blamed on a limit (and gets no sudo either). */
+static void test_limits_are_named_without_sudo(void **state)
+{
+    (void)state;
     struct lab_facts f = user_failed(LAB_PROBE_PID_NS, ENOSPC);
     expect(&f, LAB_ROUTE_NONE, "creating a PID namespace failed: No space left on device",
-           "sudo pidns-tutor");
+           "pidns-tutor --doctor lists the limits on processes and namespaces");
+    f.limits.max_pid_namespaces = 0;
+    expect(&f, LAB_ROUTE_NONE,
+           "creating a PID namespace failed (No space left on device): PID namespaces are "
+           "limited to 0 here (user.max_pid_namespaces); a lesson needs up to 40",
+           "the administrator raises it: `sysctl -w user.max_pid_namespaces=15000` (and in "
+           "/etc/sysctl.d/ to keep it)");
+    f.limits.in_init_userns = 0;
+    expect(&f, LAB_ROUTE_NONE, "user.max_pid_namespaces",
+           "this runs in a user namespace whose owner lowered it: they raise it there "
+           "(`echo 15000 >/proc/sys/user/max_pid_namespaces`), or start pidns-tutor outside it");
+    f = user_failed(LAB_PROBE_CRASHED, EAGAIN);
+    f.limits.nproc = f.limits.nproc_hard = 20;
+    f.limits.user_tasks = 18;
+    expect(&f, LAB_ROUTE_NONE,
+           "starting a process failed (Resource temporarily unavailable): your account may run "
+           "20 processes at once (ulimit -u, RLIMIT_NPROC; 18 run now)",
+           "the administrator raises it: `ann - nproc 512` in /etc/security/limits.conf (the "
+           "hard limit is 20), then you log in again");
 }
 
 int main(void)
@@ -144,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_containers_get_the_options_they_lack),
         cmocka_unit_test(test_missing_procfs_or_kernel_features),
         cmocka_unit_test(test_other_failures_say_the_step_and_the_error),
+        cmocka_unit_test(test_limits_are_named_without_sudo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/* lab_limits.c: reading the limits on tasks and namespaces (see lab_limits.h).
+ * Only read when something failed, or for --doctor: a walk of /proc costs a
+ * few milliseconds.
+ */
+#include "lab/lab_limits.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PROC_USER_INIT_INO 0xEFFFFFFDUL
+
+/* A number from a small file; "max" is unlimited. */
+static long limits_read(const char *path)
+{
+    char buf[64];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd == -1)
+        return LAB_LIMITS_UNKNOWN;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return LAB_LIMITS_UNKNOWN;
+    buf[n] = '\0';
+    if (strncmp(buf, "max", 3) == 0)
+        return LAB_LIMITS_UNLIMITED;
+    return isdigit((unsigned char)buf[0]) ? strtol(buf, NULL, 10) : LAB_LIMITS_UNKNOWN;
+}
+
+/* The tasks (threads) of every process, and those whose real uid is uid. */
+static void limits_count_tasks(long uid, long *all, long *mine)
+{
+    char path[64], line[128];
+    struct dirent *e;
+    DIR *d = opendir("/proc");
+
+    *all = *mine = d == NULL ? LAB_LIMITS_UNKNOWN : 0;
+    while (d != NULL && (e = readdir(d)) != NULL) {
+        long threads = 1, ruid = -1;
+        if (!isdigit((unsigned char)e->d_name[0]))
+            continue;
+        snprintf(path, sizeof path, "/proc/%.20s/status", e->d_name);
+        FILE *f = fopen(path, "re");
+        if (f == NULL)
+            continue;
+        while (fgets(line, sizeof line, f) != NULL)
+            if (sscanf(line, "Uid: %ld", &ruid) != 1)
+                sscanf(line, "Threads: %ld", &threads);
+        fclose(f);
+        *all += threads;
+        if (ruid == uid)
+            *mine += threads;
+    }
+    if (d != NULL)
+        closedir(d);
+}
+
+/* The pids cgroup of this process (v2 "0::PATH", else v1 "N:pids:PATH"),
+ * and the tightest pids.max from it up to the root. */
+static void limits_pids(struct lab_limits *l)
+{
+    char line[512], dir[256], rel[200] = "";
+    const char *base = NULL;
+    FILE *f = fopen("/proc/self/cgroup", "re");
+
+    l->pids_max = LAB_LIMITS_UNLIMITED;
+    l->pids_current = LAB_LIMITS_UNKNOWN;
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strncmp(line, "0::", 3) == 0 && base == NULL && access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0) {
+            snprintf(rel, sizeof rel, "%.199s", line + 3);
+            base = "/sys/fs/cgroup";
+        } else if (strstr(line, ":pids:") != NULL) {
+            snprintf(rel, sizeof rel, "%.199s", strstr(line, ":pids:") + 6);
+            base = "/sys/fs/cgroup/pids";
+        }
+    }
+    if (f != NULL)
+        fclose(f);
+    for (int more = base != NULL; more;) {
+        snprintf(dir, sizeof dir, "%.40s%.199s", base, strcmp(rel, "/") == 0 ? "" : rel);
+        char file[600];
+        snprintf(file, sizeof file, "%s/pids.max", dir);
+        long max = limits_read(file);
+        snprintf(file, sizeof file, "%s/pids.current", dir);
+        long current = limits_read(file);
+        if (max >= 0 && (l->pids_max < 0 || max - current < l->pids_max - l->pids_current)) {
+            l->pids_max = max;
+            l->pids_current = current < 0 ? 0 : current;
+            snprintf(l->pids_cgroup, sizeof l->pids_cgroup, "%s", dir);
+        }
+        char *slash = strrchr(rel, '/');
+        more = slash != NULL && strcmp(rel, "/") != 0;
+        if (more)
+            slash == rel ? (void)strcpy(rel, "/") : (void)(*slash = '\0');
+    }
+}
+
+static long limits_outer_uid_now(void);
+static long limits_host_uid = -1;
+
+/* Our uid as the machine knows it (the lab runs as root of a user namespace
+ * mapped to the learner): for the account's name and its user slice. */
+void lab_limits_remember_uid(void)
+{
+    if (limits_host_uid == -1)
+        limits_host_uid = limits_outer_uid_now();
+}
+
+static long limits_outer_uid_now(void)
+{
+    unsigned long inside, outside, count, uid = getuid();
+    FILE *f = fopen("/proc/self/uid_map", "re");
+    long outer = (long)uid;
+
+    while (f != NULL && fscanf(f, "%lu %lu %lu", &inside, &outside, &count) == 3)
+        if (uid >= inside && uid - inside < count)
+            outer = (long)(outside + (uid - inside));
+    if (f != NULL)
+        fclose(f);
+    return outer;
+}
+
+void lab_limits_gather(struct lab_limits *l)
+{
+    struct rlimit rl;
+    struct stat st;
+    struct passwd *pw;
+
+    memset(l, 0, sizeof *l);
+    l->uid = limits_host_uid != -1 ? limits_host_uid : limits_outer_uid_now();
+    l->root = geteuid() == 0 &&
+              stat("/proc/self/ns/user", &st) == 0 && (unsigned long)st.st_ino == PROC_USER_INIT_INO;
+    l->in_init_userns = stat("/proc/self/ns/user", &st) != 0 || (unsigned long)st.st_ino == PROC_USER_INIT_INO;
+    pw = getpwuid((uid_t)l->uid);
+    snprintf(l->user, sizeof l->user, "%s", pw != NULL ? pw->pw_name : "");
+    l->nproc = l->nproc_hard = LAB_LIMITS_UNLIMITED;
+    if (getrlimit(RLIMIT_NPROC, &rl) == 0) {
+        l->nproc = rl.rlim_cur == RLIM_INFINITY ? LAB_LIMITS_UNLIMITED : (long)rl.rlim_cur;
+        l->nproc_hard = rl.rlim_max == RLIM_INFINITY ? LAB_LIMITS_UNLIMITED : (long)rl.rlim_max;
+    }
+    limits_count_tasks((long)getuid(), &l->tasks, &l->user_tasks);
+    limits_pids(l);
+    l->max_pid_namespaces = limits_read("/proc/sys/user/max_pid_namespaces");
+    l->max_user_namespaces = limits_read("/proc/sys/user/max_user_namespaces");
+    l->pid_max = limits_read("/proc/sys/kernel/pid_max");
+    l->threads_max = limits_read("/proc/sys/kernel/threads-max");
+}
+
+int lab_limits_error_in(const char *text)
+{
+    if (text == NULL)
+        return 0;
+    if (strstr(text, "Cannot fork") != NULL || strstr(text, "Resource temporarily unavailable") != NULL ||
+        strstr(text, "fork: retry") != NULL)
+        return EAGAIN;
+    if (strstr(text, "No space left on device") != NULL &&
+        (strstr(text, "unshare") != NULL || strstr(text, "clone") != NULL ||
+         strstr(text, "namespace") != NULL || strstr(text, "setns") != NULL))
+        return ENOSPC;
+    return 0;
+}
+
+int lab_limits_note(const char *text, int error, char *buf, size_t len)
+{
+    struct lab_limits l;
+    char problem[400], fix[400];
+
+    if (error == 0)
+        error = lab_limits_error_in(text);
+    if (error != EAGAIN && error != ENOSPC)
+        return -1;
+    lab_limits_gather(&l);
+    if (lab_limits_explain(&l, error, problem, sizeof problem, fix, sizeof fix) == -1)
+        return -1;
+    fix[0] = (char)toupper((unsigned char)fix[0]);
+    snprintf(buf, len, "(a limit was hit: %s. %s)", problem, fix);
+    return 0;
+}

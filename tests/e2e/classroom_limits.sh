@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Limits that explain themselves (issue 33): a lesson whose forks hit
+# RLIMIT_NPROC, and one whose unshare hits user.max_pid_namespaces, name the
+# limit, its value and who changes it; --doctor names them too and never says
+# sudo for them; and a learner bounded the way --doctor advises (an nproc
+# limit per account: this machine has no delegated cgroup v2) cannot take the
+# machine from another learner, whose lesson still passes beside a fork loop.
+#
+# RLIMIT_NPROC as throwaway uids with no account (root ignores the limit;
+# nobody's process count depends on whoever else runs as nobody). The sysctl
+# only inside a user namespace made here, never the host's. Controls: main's
+# build before this change printed only "Cannot fork" and "No space left on
+# device", and --doctor's fix said sudo (PIDNS_TUTOR_BUILD=... to see it).
+. tests/e2e/lib/common
+. tests/e2e/lib/stage
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null || ! command -v prlimit >/dev/null; then
+    echo "SKIP: needs root, setpriv and prlimit to run as uids of their own"
+    exit 0
+fi
+stage_tree "$scratch/tree" || { bad "staging a copy of the tree"; finish; }
+tutor=$scratch/tree/build/pidns-tutor
+mkdir -m 777 "$scratch/a" "$scratch/b"
+chmod 777 "$scratch"
+uid_a=$((46000 + $$ % 1000)) uid_b=$((45000 + $$ % 1000))
+# as UID NPROC STATE COMMAND...: run as a uid of its own under ulimit -u NPROC.
+as() {
+    u=$1 n=$2 st=$3
+    shift 3
+    (cd "$scratch" && setpriv --reuid="$u" --regid="$u" --clear-groups prlimit --nproc="$n" \
+        env HOME=/nonexistent XDG_STATE_HOME="$st" NO_COLOR=1 "$@")
+}
+out=$scratch/out
+
+# Lesson 8 under ulimit -u 20 (the issue's run: "Cannot fork" and nothing more).
+as "$uid_a" 20 "$scratch/a" timeout 300 "$tutor" --auto 8 >"$out" 2>&1
+check "nproc 20: lesson 8 hits the limit (a fork fails)" grep -q "Cannot fork" "$out"
+check "nproc 20: the lesson names RLIMIT_NPROC, its value and the administrator's setting" \
+    sh -c "tr '\n' ' ' <'$out' | sed 's/  */ /g' | grep -q 'a limit was hit: your account may run 20 processes at once (ulimit -u, RLIMIT_NPROC; [0-9]* run now), and a lesson needs about 64. The administrator raises it: .$uid_a:$uid_a - nproc 512. in /etc/security/limits.conf'"
+check "nproc 20: no sudo suggested" sh -c "! grep -qi sudo '$out'"
+
+# A lesson's unshare under user.max_pid_namespaces=1 (set in a user namespace
+# of the test's own: the host's value is never touched).
+printf 'sh unshare -p -f true\nrun multi_pidns 3\nquit\n' |
+    (cd "$scratch" && COLUMNS=400 unshare -U -r sh -c "echo 1 >/proc/sys/user/max_pid_namespaces && exec '$tutor'") >"$out" 2>&1
+check "max_pid_namespaces 1: unshare and clone fail" sh -c "grep -q 'unshare failed: No space left on device' '$out' && grep -q 'clone(CLONE_NEWPID).*No space left on device' '$out'"
+check "max_pid_namespaces 1: each failure names the sysctl, its value and who raises it" \
+    sh -c "[ \$(grep -c '(a limit was hit: PID namespaces are limited to 1 here (user.max_pid_namespaces); a lesson needs up to 40. This runs in a user namespace whose owner lowered it: they raise it there (.echo 15000 >/proc/sys/user/max_pid_namespaces.), or start pidns-tutor outside it)' '$out') -eq 2 ]"
+check "max_pid_namespaces 1: the host's value is untouched" [ "$(cat /proc/sys/user/max_pid_namespaces)" -gt 1 ]
+
+# --doctor: the limits with their fixes, never sudo for them.
+as "$uid_a" 3 "$scratch/a" "$tutor" --doctor >"$out" 2>&1
+check "doctor, nproc 3: the RLIMIT_NPROC row fails with the limits.conf line" \
+    sh -c "grep -q '^NO    processes of your account: [0-9]*, ulimit -u (RLIMIT_NPROC) 3' '$out' && grep -q 'fix: the administrator raises it: .$uid_a:$uid_a - nproc 512.' '$out'"
+check "doctor, nproc 3: no sudo" sh -c "! grep -q sudo '$out'"
+(cd "$scratch" && unshare -U -r sh -c "echo 0 >/proc/sys/user/max_pid_namespaces && exec '$tutor' --doctor") >"$out" 2>&1
+check "doctor, max_pid_namespaces 0: the row fails and says who raises it" \
+    sh -c "grep -q '^NO    user.max_pid_namespaces = 0' '$out' && grep -q 'echo 15000 >/proc/sys/user/max_pid_namespaces' '$out'"
+check "doctor, max_pid_namespaces 0: no sudo" sh -c "! grep -q sudo '$out'"
+"$tutor" --doctor >"$out" 2>&1
+if grep -q '^ok    a bound per lab' "$out"; then
+    ok "doctor: a delegated cgroup here, the lab bounds itself"
+else
+    check "doctor: no delegated cgroup here, so how the administrator bounds learners" \
+        sh -c "grep -q '^note  no bound per lab: ' '$out' && grep -q 'systemctl set-property user-[0-9]*.slice TasksMax=512' '$out' && grep -q 'nproc 512. in /etc/security/limits.conf' '$out'"
+fi
+
+# A bound that holds: learner A, at ulimit -u 64, runs a fork loop (bash
+# retries its forks) while learner B runs lesson 1, which still passes.
+printf 'sh timeout 25 bash -c "while :; do sleep 30 & done" 2>/dev/null; echo loop-ended\nquit\n' |
+    as "$uid_a" 64 "$scratch/a" "$tutor" >"$scratch/loop" 2>&1 &
+loop=$!
+sleep 3
+running=$(ps -u "$uid_a" -o pid= | wc -l)
+as "$uid_b" 1000 "$scratch/b" timeout 200 "$tutor" --auto 1 >"$out" 2>&1
+rc=$?
+check "beside a fork loop held at 64 processes ($running running), another learner's lesson 1 passes (status $rc)" [ "$rc" -eq 0 ]
+check "the fork loop was held by its limit ($running processes)" sh -c "[ $running -ge 40 ] && [ $running -le 64 ]"
+wait "$loop"
+check "the looping learner's lab ended the loop" grep -q loop-ended "$scratch/loop"
+check "nothing of either learner is left running" sh -c "! ps -u '$uid_a,$uid_b' -o pid= | grep -q ."
+finish
