@@ -71,6 +71,8 @@ if [ ! -f "$img/done" ]; then
     say "building the guest's image in $img"
     sh tests/kernels/make-image.sh "$FRESH_CACHE/bookworm-minbase" "$FRESH_CACHE/apt-archives" \
         "$img" || die "the guest's image was not built"
+    # Images of an older recipe are no use any more.
+    for d in "$KERNELS_CACHE"/bookworm-*; do [ "$d" = "$img" ] || rm -rf "$d"; done
 fi
 exec 9>&-
 
@@ -103,7 +105,7 @@ boot() { # $1 = plan
     printf '#!/bin/sh\ncd /srv/tree && KERNELS_BIG_TESTS="%s" exec sh tests/kernels/guest.sh %s %s\n' \
         "$KERNELS_BIG_TESTS" "$plan" "$O" >"$tree/.kernels/run" && chmod 755 "$tree/.kernels/run"
     mb=$(($(du -sm "$tree" | cut -f1) + 1024))
-    mkfs.ext4 -q -F -L kernels-tree -d "$tree" "$scratch/tree.img" "${mb}M" &&
+    mkfs.ext4 -q -F -L kernels-tree -d "$tree" "$scratch/tree.img" "${mb}M" >/dev/null &&
         qemu-img create -q -f qcow2 -b "$img/root.img" -F raw "$scratch/root.qcow2" ||
         die "cannot make the boot's disks"
     log=$results/$plan.console

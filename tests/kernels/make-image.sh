@@ -65,7 +65,7 @@ inside() {
     rm -f "$r/etc/resolv.conf"
     # Room for the tests: 2 GiB over what the root holds (a sparse file).
     mb=$(($(du -sxm "$r" | cut -f1) + 2048))
-    mkfs.ext4 -q -F -L kernels-root -d "$r" "$out/root.img" "${mb}M" ||
+    mkfs.ext4 -q -F -L kernels-root -d "$r" "$out/root.img" "${mb}M" >/dev/null ||
         die "mkfs.ext4 -d failed"
     say "image: $(ls "$r"/lib/modules) in $out/root.img (${mb} MiB, $(du -sm "$out/root.img" | cut -f1) MiB used)"
     exit 0
@@ -79,6 +79,7 @@ inside() {
 mkdir -p "$3" && rm -f "$3/done" || die "cannot create $3"
 work=$(mktemp -d "$3.build.XXXXXX") || die "cannot make a work directory"
 trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM HUP
 start=$(date +%s)
 unshare --mount --pid --fork --kill-child /bin/sh "$0" --inside "$1" "$2" "$3" "$work" &&
     touch "$3/done" || die "the image was not built (in $(($(date +%s) - start)) s)"
