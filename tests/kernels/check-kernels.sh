@@ -32,6 +32,7 @@
 #   KERNELS_BIG_TESTS="test_examples test_pidns_reboot"   the big boot's tests (run-tests.sh patterns)
 #   KERNELS_SMP=1                          the guest's CPUs (2): 1 on a busy machine
 #   KERNELS_TIMEOUT=3600                   a boot still running after this (s) is stopped
+#   KERNELS_RESULTS=$O/kernels             where the consoles, logs and matrix go
 set -u
 KERNELS_CACHE=${KERNELS_CACHE:-/var/cache/pidns-tutor-kernels}
 KERNELS_BOOTS=${KERNELS_BOOTS:-full big}
@@ -71,9 +72,14 @@ if [ ! -f "$img/done" ]; then
     say "building the guest's image in $img"
     sh tests/kernels/make-image.sh "$FRESH_CACHE/bookworm-minbase" "$FRESH_CACHE/apt-archives" \
         "$img" || die "the guest's image was not built"
-    # Images of an older recipe are no use any more.
-    for d in "$KERNELS_CACHE"/bookworm-*; do [ "$d" = "$img" ] || rm -rf "$d"; done
+    # Images of an older recipe are no use any more, once no run boots them.
+    for d in "$KERNELS_CACHE"/bookworm-*; do
+        [ "$d" = "$img" ] || [ ! -d "$d" ] && continue
+        (flock -n -x 8 && rm -rf "$d") 8>>"$d/in-use" 2>/dev/null
+    done
 fi
+# Held (shared) while this run boots it: a newer run leaves it be.
+exec 8>>"$img/in-use" && flock -s 8 || die "cannot lock $img/in-use"
 exec 9>&-
 
 scratch=$(mktemp -d "$KERNELS_CACHE/run.XXXXXX") || die "cannot make a scratch directory"
@@ -85,8 +91,11 @@ stop() {
 }
 trap stop EXIT
 trap 'say "interrupted"; exit 130' INT TERM HUP
-results=$O/kernels
-rm -rf "$results" && mkdir -p "$results" || die "cannot create $results"
+# The logs: one run at a time writes them.
+results=${KERNELS_RESULTS:-$O/kernels}
+mkdir -p "$results" && exec 7>>"$results.lock" && flock -n 7 ||
+    die "another check-kernels is writing $results (KERNELS_RESULTS=DIR for another)"
+rm -rf "${results:?}"/* || die "cannot empty $results"
 
 # The tree as it is now (tracked and new files, the ones deleted left out)
 # and its build, world-readable (the user runs it), mtimes kept.
