@@ -155,9 +155,9 @@ for b in $KERNELS_BOOTS; do boot "$b"; done
 
 # The matrix: one line per route and what ran, each verdict from the guest.
 say "=== the kernel matrix (logs in $results)"
-printf '%-22s %-7s %-26s %-22s %-10s %-8s %s\n' kernel CPUs route what passed skipped verdict
+printf '%-22s %-7s %-16s %-40s %-10s %-8s %s\n' kernel CPUs route what passed skipped verdict
 bad=0
-awk -F'|' '$1 == "kmatrix" && $4 != "end" { printf "%-22s %-7s %-26s %-22s %-10s %-8s %s (%s s)\n", $2, $3, $4, $5, $6, $7, $8, $9 }' \
+awk -F'|' '$1 == "kmatrix" && $4 != "end" { printf "%-22s %-7s %-16s %-40s %-10s %-8s %s (%s s)\n", $2, $3, $4, $5, $6, $7, $8, $9 }' \
     "$results/matrix"
 awk -F'|' '$1 == "boot" { printf "boot %-5s -smp %-14s %5d s\n", $2, $3, $4 }' "$results/matrix"
 for b in $KERNELS_BOOTS; do

@@ -127,7 +127,7 @@ tests() { # WHO PATTERN...
     shift
     log=$res/tests.$who.log
     t=$(date +%s)
-    as "$who" "$log" "O=$O TMPDIR=\$(mktemp -d) sh tests/run-tests.sh $*"
+    as "$who" "$log" "O=$O sh tests/run-tests.sh $*"
     rc=$?
     line=$(grep '^tests: ' "$log" | tail -n 1)
     p=$(echo "$line" | sed -n 's/.* \([0-9]*\) passed.*/\1/p')
