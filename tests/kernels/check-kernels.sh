@@ -103,7 +103,7 @@ tree=$scratch/tree
 mkdir -p "$tree/.kernels"
 git ls-files -z -co --exclude-standard | xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
     tar --null -T - -cf - | tar -xf - -C "$tree" || die "cannot copy the tree"
-tar --exclude="$O/kernels" -cf - "$O" | tar -xf - -C "$tree" || die "cannot copy $O"
+tar --exclude="$O/kernels*" -cf - "$O" | tar -xf - -C "$tree" || die "cannot copy $O"
 [ "$O" = build ] || ln -s "$O" "$tree/build" 2>/dev/null
 chmod -R a+rX "$tree"
 say "tree: $(git log --oneline -1 | cut -c1-60)$(git status --porcelain | grep -q . && echo ' (with changes)'), $(du -sm "$tree" | cut -f1) MiB"

@@ -154,6 +154,7 @@ sysctl kernel.unprivileged_userns_clone user.max_user_namespaces 2>/dev/null | s
 start=$(date +%s)
 case $plan in
 full)
+    pid_max
     doctor root
     doctor learner
     auto root root all ""
