@@ -285,7 +285,8 @@ DEPFILES := $(patsubst %.o,%.d,$(SHELL_OBJS) $(O)/obj/shell/main.o $(TESTLIB_OBJ
 # started in the order of CHECK_LONGEST, then in the order the fragments add
 # them to CHECK_EXTRA (the docs, the fuzzers, then the sanitizers and
 # valgrind). fresh.mk's check-fresh runs make check on a fresh Debian root,
-# outside make check.
+# outside make check; kernels.mk's check-kernels runs the lessons and tests on
+# Debian 12's kernel in qemu, outside make check too.
 include mk/shell.mk
 include mk/docs.mk
 include mk/install.mk
@@ -293,3 +294,4 @@ include mk/fuzz.mk
 include mk/hardening.mk
 include mk/bench.mk
 include mk/fresh.mk
+include mk/kernels.mk

@@ -20,6 +20,7 @@
 #   sh tests/fresh/check-fresh.sh          (make check-fresh; needs root)
 #   FRESH_STEPS=make-run                   make run only, a quick look
 #   FRESH_CACHE=/var/cache/pidns-tutor-fresh   the cached root; remove it to rebuild
+#   sh tests/fresh/check-fresh.sh --base   only build the cached root (tests/kernels uses it)
 set -u
 FRESH_CACHE=${FRESH_CACHE:-/var/cache/pidns-tutor-fresh}
 FRESH_STEPS=${FRESH_STEPS:-make-run make-check}
@@ -153,6 +154,7 @@ if [ ! -f "$base.done" ]; then
     say "debootstrap took $(($(date +%s) - start)) s; cached in $base"
 fi
 exec 9>&-
+[ "${1:-}" = --base ] && exit 0
 
 scratch=$(mktemp -d "$FRESH_CACHE/run.XXXXXX") || die "cannot make a scratch directory"
 trap 'rm -rf "$scratch"' EXIT
