@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/kernels.mk: the tutorial on Debian 12's stock kernel (6.1), in qemu.
 #
 #   make check-kernels      two boots of a Debian 12 guest (TCG): with 2 CPUs,

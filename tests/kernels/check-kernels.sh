@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-kernels.sh: the tutorial on Debian 12's stock kernel (6.1), in qemu.
 #
 # The guest: check-fresh's cached minimal Debian 12 root with

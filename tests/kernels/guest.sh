@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # guest.sh: one plan of check-kernels, in the qemu guest (its init runs it
 # as root in /srv/tree, the tree and its build copied there).
 #

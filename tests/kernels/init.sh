@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # init.sh: PID 1 of the check-kernels guest (/sbin/kernels-init in its image).
 # No systemd: it mounts what the tests need, mounts the second disk (the
 # build tree and the plan, /dev/vdb) on /srv/tree, runs /srv/tree/.kernels/run

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # make-image.sh: the root image of the check-kernels guest, built once and
 # cached (tests/kernels/check-kernels.sh calls it; needs root).
 #
