@@ -205,3 +205,4 @@ include mk/fuzz.mk
 include mk/hardening.mk
 include mk/bench.mk
 include mk/fresh.mk
+include mk/dist.mk
