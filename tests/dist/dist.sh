@@ -9,7 +9,8 @@
 # unpacked): every file but .git/, the build directories (build*/), the
 # build's leftovers and tarballs. Entries are sorted, owned by root, and
 # dated by the last commit (or SOURCE_DATE_EPOCH), so the same tree gives the
-# same bytes.
+# same bytes. Only the names get the NAME/ prefix, not the targets of
+# symbolic links (tests/fixtures has links whose targets the tests read).
 set -u
 [ $# -eq 2 ] || { echo "usage: dist.sh NAME TARBALL" >&2; exit 2; }
 name=$1 tarball=$2
@@ -30,7 +31,7 @@ else
 fi
 [ -s "$list" ] || die "no files to put in $tarball"
 LC_ALL=C sort -o "$list" "$list"
-tar --create --file="$tarball.tmp" --no-recursion --transform="s|^|$name/|" --sort=name \
+tar --create --file="$tarball.tmp" --no-recursion --transform="s|^|$name/|S" --sort=name \
     --owner=0 --group=0 --numeric-owner --mtime="@$epoch" --format=gnu --files-from="$list" &&
     gzip -n -9 <"$tarball.tmp" >"$tarball.gz.tmp" && mv "$tarball.gz.tmp" "$tarball" ||
     die "cannot write $tarball"
