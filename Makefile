@@ -83,10 +83,11 @@ tutor: $(TUTOR)
 tests: $(UNIT_TESTS) $(INTEG_TESTS) $(TEST_HELPERS)
 
 # Each example is one self-contained file: it builds exactly as a reader would
-# build a copy of it (cc -o x x.c), plus our warnings.
+# build a copy of it (cc -o x x.c), plus our warnings (and CPPFLAGS, empty
+# unless given: a package build passes -D_FORTIFY_SOURCE there).
 $(O)/examples/%: examples/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
 
 $(O)/obj/shell/%.o: shell/%.c
 	@mkdir -p $(@D)

@@ -31,8 +31,8 @@ $MAKE --no-print-directory dist >/dev/null && tar -xzf "pidns-tutor-$version.tar
     die "make dist, or unpacking its tarball"
 (cd "$tmp/pidns-tutor-$version" && dpkg-buildpackage -us -uc -b) >"$tmp/build.log" 2>&1 ||
     { tail -n 30 "$tmp/build.log"; die "dpkg-buildpackage -us -uc -b (log above)"; }
-rm -f "$out"/pidns-tutor_*
-mv "$tmp"/pidns-tutor_* "$out/" || die "cannot move the results to $out"
+rm -f "$out"/pidns-tutor_* "$out"/pidns-tutor-dbgsym_*
+mv "$tmp"/pidns-tutor_* "$tmp"/pidns-tutor-dbgsym_* "$out/" || die "cannot move the results to $out"
 say "built $(cd "$out" && ls pidns-tutor_*.deb) in $(($(date +%s) - start)) s"
 changes=$(ls "$out"/pidns-tutor_*.changes)
 lintian -I --fail-on error,warning "$changes" >"$out/lintian.txt" 2>&1
