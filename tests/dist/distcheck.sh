@@ -11,7 +11,11 @@
 #
 # In a temporary directory (no .git in it or above it):
 #   1. the tarball is unpacked, and its listing kept (names, sizes, times);
-#   2. built out of tree: make O=<tmp>/build (examples, tutor, tests);
+#   2. built with O=<tree>/build-distcheck (examples, tutor, tests), not in
+#      the default build/; nothing may be written beside it (step 5). O= is
+#      inside the unpacked tree because the tutor of a build tree finds its
+#      lessons in the source tree above its binary (shell_find_dirs); a
+#      tutor built with O= elsewhere looks in the installed DATADIR instead;
 #   3. the quick tests: `make check-quick` when the Makefile has it, else the
 #      unit and lesson runners (tests/run-tests.sh unit lesson), one lesson
 #      unattended (pidns-tutor --auto 1) and the SPDX check (its path
@@ -35,11 +39,11 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
 start=$(date +%s)
 tar -xzf "$tarball" -C "$tmp" || die "cannot unpack $tarball"
-src=$tmp/$name O=$tmp/build stage=$tmp/stage
+src=$tmp/$name O=$tmp/$name/build-distcheck stage=$tmp/stage
 [ -f "$src/Makefile" ] || die "$tarball has no $name/Makefile"
 [ ! -e "$src/.git" ] && ! git -C "$src" rev-parse --git-dir >/dev/null 2>&1 ||
     die "$src is inside a git checkout: the check would not be without git"
-listing() { (cd "$src" && find . -printf '%y %s %T@ %p\n' | LC_ALL=C sort); }
+listing() { (cd "$src" && find . -mindepth 1 -path ./build-distcheck -prune -o -printf '%y %s %T@ %p\n' | LC_ALL=C sort); }
 listing >"$tmp/src.before"
 say "unpacked $(wc -l <"$tmp/src.before") entries into $src (no .git)"
 
