@@ -16,8 +16,11 @@ set -u
 name=$1 tarball=$2
 die() { echo "dist: $*" >&2; exit 1; }
 
-list=$(mktemp) || die "cannot make a temporary file"
-trap 'rm -f "$list" "$tarball.tmp" "$tarball.gz.tmp"' EXIT INT TERM
+# Temporary files of their own, and the tarball moved into place whole: two
+# runs at once (make deb beside make distcheck) do not mix their bytes.
+list=$(mktemp) && tar=$(mktemp "$tarball.XXXXXX") && gz=$(mktemp "$tarball.XXXXXX") ||
+    die "cannot make a temporary file"
+trap 'rm -f "$list" "$tar" "$gz"' EXIT INT TERM
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ -z "$(git rev-parse --show-prefix)" ]; then
     git -c core.quotepath=off ls-files --cached | while IFS= read -r f; do
         { [ -e "$f" ] || [ -L "$f" ]; } && printf '%s\n' "$f"
@@ -31,8 +34,8 @@ else
 fi
 [ -s "$list" ] || die "no files to put in $tarball"
 LC_ALL=C sort -o "$list" "$list"
-tar --create --file="$tarball.tmp" --no-recursion --transform="s|^|$name/|S" --sort=name \
+tar --create --file="$tar" --no-recursion --transform="s|^|$name/|S" --sort=name \
     --owner=0 --group=0 --numeric-owner --mtime="@$epoch" --format=gnu --files-from="$list" &&
-    gzip -n -9 <"$tarball.tmp" >"$tarball.gz.tmp" && mv "$tarball.gz.tmp" "$tarball" ||
+    gzip -n -9 <"$tar" >"$gz" && chmod 644 "$gz" && mv "$gz" "$tarball" ||
     die "cannot write $tarball"
 echo "dist: $tarball: $(wc -l <"$list") files, $(wc -c <"$tarball") bytes"
