@@ -18,10 +18,16 @@
 #    learner (the unprivileged route);
 # 5. as each of them, in a directory of their own: `export 1 l1.sh` typed to
 #    pidns-tutor, then exactly what the tutor says to run (sh l1.sh);
-# 6. apt-get purge --autoremove: the list of files must be the list of step
-#    1 again (apart from apt's and dpkg's own records and logs).
+# 6. apt-get purge pidns-tutor: none of its files may be left; then the
+#    packages the install pulled in are purged too (less, the compiler...),
+#    and the list of files must be the list of step 1 again (apart from
+#    apt's and dpkg's own records and logs).
 # Homes are on the namespace's /tmp (a tmpfs), so what the learners leave
 # (progress, history, l1.sh) is theirs, not the package's.
+#
+#   CHECK_DEB_PLANT=leftover   negative control: a file planted after the
+#                              purge must fail the check (the lessons are
+#                              not run then: it checks the check)
 set -u
 deb=$1
 say() { echo "check-deb: $*"; }
@@ -36,7 +42,10 @@ bookkeeping='^/var/(log|cache/(apt|debconf|ldconfig)|lib/(apt|dpkg))/'
 mkdir -p /tmp/root-home && useradd -m -d /tmp/learner -s /bin/sh learner ||
     die "cannot make the learner account"
 apt-get update -qq || die "apt-get update"
+# The installed packages, one a line.
+packages() { dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' | awk '$1 == "ii" { print $2 }' | LC_ALL=C sort; }
 snapshot >/tmp/files.before
+packages >/tmp/packages.before
 t=$(date +%s)
 apt-get install -y -qq "$deb" >/tmp/install.log 2>&1 || { tail -n 20 /tmp/install.log; die "apt-get install $deb"; }
 say "apt-get install ./$(basename "$deb"): $(($(date +%s) - t)) s, $(dpkg -L pidns-tutor | wc -l) paths"
@@ -63,9 +72,10 @@ as() {
 }
 for who in root learner; do
     t=$(date +%s)
+    [ -n "${CHECK_DEB_PLANT:-}" ] && say "CHECK_DEB_PLANT: --auto all skipped, this run must fail" && continue
     as $who pidns-tutor --no-color --auto all </dev/null >/tmp/auto.$who 2>&1 ||
         { tail -n 30 /tmp/auto.$who; die "pidns-tutor --auto all as $who"; }
-    say "pidns-tutor --auto all as $who: passed in $(($(date +%s) - t)) s ($(grep -c ': passed$' /tmp/auto.$who) lessons passed)"
+    say "pidns-tutor --auto all as $who: passed in $(($(date +%s) - t)) s ($(grep -c '^lesson [0-9]* (.*): passed' /tmp/auto.$who) lessons passed)"
     printf 'export 1 l1.sh\nquit\n' | as $who pidns-tutor --no-color >/tmp/export.$who 2>&1
     told=$(tr -s '\n ' '  ' </tmp/export.$who | grep -o 'run it with: sh l1\.sh') ||
         { cat /tmp/export.$who; die "export 1 l1.sh as $who: the tutor did not say to run sh l1.sh"; }
@@ -74,8 +84,17 @@ for who in root learner; do
     say "export 1 l1.sh, then '${told#run it with: }' as $who: ran ($(wc -l </tmp/l1.$who) lines)"
 done
 
-dpkg -L pidns-tutor >/tmp/package.files
-apt-get purge -y -qq --autoremove pidns-tutor >/tmp/purge.log 2>&1 || { tail -n 20 /tmp/purge.log; die "apt-get purge"; }
+dpkg -L pidns-tutor | LC_ALL=C sort >/tmp/package.files
+apt-get purge -y -qq pidns-tutor >/tmp/purge.log 2>&1 || { tail -n 20 /tmp/purge.log; die "apt-get purge pidns-tutor"; }
+# Its files, but for the directories that were there before (/usr/bin...).
+mine=$(while read -r f; do [ -e "$f" ] || [ -L "$f" ] && printf '%s\n' "$f"; done </tmp/package.files |
+    LC_ALL=C comm -23 - /tmp/files.before)
+[ -z "$mine" ] || { echo "$mine" | head -n 30; die "apt-get purge pidns-tutor left the above"; }
+pulled=$(packages | LC_ALL=C comm -13 /tmp/packages.before -)
+say "apt-get purge pidns-tutor: none of its $(wc -l </tmp/package.files) paths left; purging what it pulled in: $(echo $pulled)"
+# shellcheck disable=SC2086
+[ -z "$pulled" ] || apt-get purge -y -qq $pulled >>/tmp/purge.log 2>&1 ||
+    { tail -n 20 /tmp/purge.log; die "apt-get purge $pulled"; }
 [ "${CHECK_DEB_PLANT:-}" = leftover ] && : >/usr/share/planted-by-check-deb
 snapshot >/tmp/files.after
 left=$(LC_ALL=C comm -13 /tmp/files.before /tmp/files.after | grep -Ev "$bookkeeping")
@@ -83,7 +102,7 @@ gone=$(LC_ALL=C comm -23 /tmp/files.before /tmp/files.after | grep -Ev "$bookkee
 [ -z "$left$gone" ] || {
     [ -z "$left" ] || { echo "left behind:"; echo "$left" | head -n 30; }
     [ -z "$gone" ] || { echo "removed, though there before:"; echo "$gone" | head -n 30; }
-    die "apt-get purge --autoremove did not give back the file list of before the install"
+    die "the purges did not give back the file list of before the install"
 }
-say "apt-get purge --autoremove: the file list is as before the install ($(wc -l </tmp/files.before) paths; $(wc -l </tmp/package.files) were the package's)"
+say "after the purges, the file list is as before the install ($(wc -l </tmp/files.before) paths)"
 say "all passed"

@@ -119,6 +119,7 @@ enter() {
     # No terminal, a clean environment: as CI runs it. This shell stays PID 1
     # of the namespace and reaps the orphans that come to it while it waits.
     /usr/bin/env -i FRESH_STEPS="$FRESH_STEPS" FRESH_DEB_NAME="$(basename "${FRESH_DEB:-none}")" \
+        CHECK_DEB_PLANT="${CHECK_DEB_PLANT:-}" \
         setsid -w /bin/sh /tmp/check-fresh.sh --inside </dev/null
     exit $?
 }
