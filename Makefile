@@ -86,10 +86,11 @@ tutor: $(TUTOR)
 tests: $(UNIT_TESTS) $(INTEG_TESTS) $(TEST_HELPERS)
 
 # Each example is one self-contained file: it builds exactly as a reader would
-# build a copy of it (cc -o x x.c), plus our warnings.
+# build a copy of it (cc -o x x.c), plus our warnings (and CPPFLAGS, empty
+# unless given: a package build passes -D_FORTIFY_SOURCE there).
 $(O)/examples/%: examples/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
 
 $(O)/obj/shell/%.o: shell/%.c | $(GEN_HEADERS)
 	@mkdir -p $(@D)
@@ -295,3 +296,4 @@ include mk/hardening.mk
 include mk/bench.mk
 include mk/fresh.mk
 include mk/kernels.mk
+include mk/dist.mk

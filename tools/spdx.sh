@@ -35,6 +35,7 @@ debian/changelog	its format has no comments
 debian/copyright	the licence statement itself (machine-readable, DEP-5)
 debian/source/format	one line, read whole by dpkg-source
 debian/compat	one number, read whole by debhelper
+debian/*.doc-base	doc-base's control file format has no comments
 EOF
 }
 

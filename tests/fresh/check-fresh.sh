@@ -19,6 +19,8 @@
 #
 #   sh tests/fresh/check-fresh.sh          (make check-fresh; needs root)
 #   FRESH_STEPS=make-run                   make run only, a quick look
+#   FRESH_STEPS=deb FRESH_DEB=X.deb        the package instead (make check-deb):
+#                                          tests/fresh/check-deb.sh in the root
 #   FRESH_CACHE=/var/cache/pidns-tutor-fresh   the cached root; remove it to rebuild
 #   sh tests/fresh/check-fresh.sh --base   only build the cached root (tests/kernels uses it)
 set -u
@@ -69,6 +71,8 @@ inside() {
         make-check) step "make check" "make check </dev/null" \
             "^tests: [0-9]+ passed, 0 failed, 0 skipped" \
             "^tests: .*[1-9][0-9]* (failed|skipped)|^skip|^SKIP|SKIPPED|^FAIL|^not ok" ;;
+        deb) step "the package: install, --auto all as root and as a learner, export, purge" \
+            "sh /tmp/check-deb.sh /tmp/$FRESH_DEB_NAME" "^check-deb: all passed" "^check-deb: FAILED" ;;
         esac || failed="$failed $s"
     done
     [ -z "$failed" ] && say "all passed: $FRESH_STEPS" && exit 0
@@ -106,12 +110,17 @@ enter() {
     fi
     cp "$2" "$r/tmp/pidns-tutor.bundle" && cp "$0" "$r/tmp/check-fresh.sh" ||
         die "cannot copy the clone's bundle and this script into the new root"
+    if [ -n "${FRESH_DEB:-}" ]; then
+        cp "$FRESH_DEB" "$r/tmp/" && cp "$(dirname "$0")/check-deb.sh" "$r/tmp/check-deb.sh" ||
+            die "cannot copy $FRESH_DEB and check-deb.sh into the new root"
+    fi
     # The host's root is detached: nothing below can reach it.
     cd "$r" && mkdir .oldroot && pivot_root . .oldroot && cd / && umount -l /.oldroot &&
         rmdir /.oldroot || die "cannot pivot into the new root and detach the host's"
     # No terminal, a clean environment: as CI runs it. This shell stays PID 1
     # of the namespace and reaps the orphans that come to it while it waits.
-    /usr/bin/env -i FRESH_STEPS="$FRESH_STEPS" \
+    /usr/bin/env -i FRESH_STEPS="$FRESH_STEPS" FRESH_DEB_NAME="$(basename "${FRESH_DEB:-none}")" \
+        CHECK_DEB_PLANT="${CHECK_DEB_PLANT:-}" \
         setsid -w /bin/sh /tmp/check-fresh.sh --inside </dev/null
     exit $?
 }
@@ -123,8 +132,12 @@ esac
 
 # --- on the host --------------------------------------------------------------
 for s in $FRESH_STEPS; do
-    case $s in make-run | make-check) ;; *) die "unknown step '$s' in FRESH_STEPS (make-run make-check)" ;; esac
+    case $s in make-run | make-check) ;;
+    deb) [ -f "${FRESH_DEB:-}" ] || die "step deb: FRESH_DEB='${FRESH_DEB:-}' is no file (make check-deb builds it)" ;;
+    *) die "unknown step '$s' in FRESH_STEPS (make-run make-check deb)" ;;
+    esac
 done
+[ -z "${FRESH_DEB:-}" ] || FRESH_DEB=$(realpath "$FRESH_DEB")
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, mounts, pivot_root); try: sudo make check-fresh"
 command -v git >/dev/null || die "needs git"
 here=$(cd "$(dirname "$0")" && pwd)
