@@ -16,6 +16,7 @@
  * stop their child inits and say so), then kills what is left.
  */
 #include "lab/lab_internal.h"
+#include "procfs/procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +26,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 /* --- the shell's side ------------------------------------------------- */
@@ -355,8 +357,37 @@ int lab_job_reap(struct lab *lab, struct lab_job_slot *slot, int block)
     return 0;
 }
 
+/* Is the job's command itself gone (or a zombie its runner has not reaped
+ * yet)? Then the runner is about to end and report how. */
+static int command_gone(const struct lab_job_slot *slot)
+{
+    struct procfs_status st;
+    return slot->job.pid <= 0 || procfs_read_status("/proc", slot->job.pid, &st) == -1 ||
+           st.state == 'Z' || st.state == 'X';
+}
+
+/* A job whose command has just ended (a check right after a `kill`) is
+ * still running until its runner has reaped it and ended, which a loaded
+ * machine makes a moment: wait for that event, a runner's end, for at most
+ * JOBS_SETTLE_MS in all, so that $TUTOR_JOBS says how it ended. */
+#define JOBS_SETTLE_MS 500
+static void reap_ended_jobs(struct lab *lab)
+{
+    for (int waited = 0;; waited += 5) {
+        int pending = 0;
+        for (size_t i = 0; i < lab->job_count; i++)
+            if (!lab_job_reap(lab, &lab->jobs[i], 0) && lab->jobs[i].job.running &&
+                command_gone(&lab->jobs[i]))
+                pending = 1;
+        if (!pending || waited >= JOBS_SETTLE_MS)
+            return;
+        nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
+    }
+}
+
 size_t lab_jobs(struct lab *lab, const struct lab_job **jobs)
 {
+    reap_ended_jobs(lab);
     free(lab->job_view);
     lab->job_view = calloc(lab->job_count + 1, sizeof *lab->job_view);
     if (lab->job_view == NULL) {

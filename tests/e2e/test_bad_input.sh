@@ -298,6 +298,13 @@ as_learner() { # as_learner NPROC COMMAND...: the command as $limits_uid under u
     n=$1
     shift
     mkdir -p -m 777 "$tmp/limits-state"
+    # $TUTOR from a copy the uid can reach wherever the checkout is (a
+    # clone under /root or a mktemp -d: mode 700), as for nobody above.
+    if [ "$1" = "$TUTOR" ]; then
+        [ -d "$tmp/tree" ] || stage_tree "$tmp/tree" || return 1
+        shift
+        set -- "$tmp/tree/build/pidns-tutor" "$@"
+    fi
     setpriv --reuid=$limits_uid --regid=$limits_uid --clear-groups \
         prlimit --nproc="$n" env HOME=/nonexistent XDG_STATE_HOME="$tmp/limits-state" \
         COLUMNS=400 "$@"
