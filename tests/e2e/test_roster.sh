@@ -180,7 +180,16 @@ grep -q "^$c/\.cache \|README" "$tmp/out" && bad="$bad dot-directory-or-file-lis
 
 # Every account: as root all homes. Here the machine's own accounts: every
 # one whose home is under /home (or /var/home...) has its row, even never
-# started; the others only with progress.
+# started; the others only with progress. As root, one throwaway account
+# of our own (its home named, never made: nothing is written in /home),
+# removed at the end, so that a machine with none (a fresh debootstrap
+# root) still has one to list.
+throwaway=""
+if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null; then
+    throwaway=pidnsroster$$
+    useradd -M -d "/home/$throwaway" -s /usr/sbin/nologin "$throwaway" 2>"$tmp/err" || throwaway=""
+    [ -n "$throwaway" ] && trap 'userdel "$throwaway" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+fi
 "$tutor" --lessons lessons --roster >"$tmp/all" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 0 ] && head -n 1 "$tmp/all" | grep -q '^ACCOUNT' && ok "--roster with no PATH reads the accounts of the password database" ||
@@ -195,5 +204,10 @@ else
     for a in $learners; do grep -q "^$a " "$tmp/all" || bad="$bad $a"; done
     [ -z "$bad" ] && ok "--roster lists every account under /home, never started included: $(echo $learners)" ||
         not_ok "--roster lists every account under /home, never started included" "missing:$bad" "$(cat "$tmp/all")"
+fi
+if [ -n "$throwaway" ]; then
+    userdel "$throwaway" && ! getent passwd "$throwaway" >/dev/null && [ ! -e "/home/$throwaway" ] &&
+        ok "the throwaway account is gone, and no home was made for it" ||
+        not_ok "the throwaway account is gone, and no home was made for it" "$(getent passwd "$throwaway")"
 fi
 finish
