@@ -187,7 +187,13 @@ grep -q "^$c/\.cache \|README" "$tmp/out" && bad="$bad dot-directory-or-file-lis
 throwaway=""
 if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null; then
     throwaway=pidnsroster$$
-    useradd -M -d "/home/$throwaway" -s /usr/sbin/nologin "$throwaway" 2>"$tmp/err" || throwaway=""
+    # (another test may hold the password file's lock for a moment: retry)
+    tries=0
+    until useradd -M -d "/home/$throwaway" -s /usr/sbin/nologin "$throwaway" 2>"$tmp/err"; do
+        tries=$((tries + 1))
+        [ $tries -lt 10 ] || { throwaway=""; break; }
+        sleep 0.5
+    done
     [ -n "$throwaway" ] && trap 'userdel "$throwaway" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 fi
 "$tutor" --lessons lessons --roster >"$tmp/all" 2>"$tmp/err"
