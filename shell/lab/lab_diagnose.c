@@ -8,6 +8,7 @@
  * The sysctls only explain a failure, they never decide one.
  */
 #include "lab/lab_diagnose.h"
+#include "lab/lab_internal.h"
 #include "lab/sandbox.h"
 
 #include <errno.h>
@@ -26,20 +27,6 @@
 
 #define PROC_MAGIC 0x9fa0 /* PROC_SUPER_MAGIC */
 #define CAP_SYS_ADMIN_BIT 21
-
-static long read_long(const char *path, long missing)
-{
-    char buf[64];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd == -1)
-        return missing;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return missing;
-    buf[n] = '\0';
-    return strtol(buf, NULL, 10);
-}
 
 static int has_cap_sys_admin(void)
 {
@@ -81,10 +68,10 @@ void lab_gather_facts(const struct lab_config *config, struct lab_facts *f)
     f->kernel_pid_ns = access("/proc/self/ns/pid", F_OK) == 0;
     f->kernel_user_ns = access("/proc/self/ns/user", F_OK) == 0;
     f->cap_sys_admin = has_cap_sys_admin();
-    f->max_user_namespaces = read_long("/proc/sys/user/max_user_namespaces", -1);
-    f->unprivileged_userns_clone = (int)read_long("/proc/sys/kernel/unprivileged_userns_clone", -1);
+    f->max_user_namespaces = lab_read_number("/proc/sys/user/max_user_namespaces", -1, -1);
+    f->unprivileged_userns_clone = (int)lab_read_number("/proc/sys/kernel/unprivileged_userns_clone", -1, -1);
     f->apparmor_restrict =
-        (int)read_long("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", -1);
+        (int)lab_read_number("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", -1, -1);
     f->container = access("/.dockerenv", F_OK) == 0 || access("/run/.containerenv", F_OK) == 0 ||
                    getenv("container") != NULL;
     f->unmapped_id =

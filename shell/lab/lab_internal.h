@@ -84,6 +84,9 @@ struct lab_spared {
 int lab_set_error(struct lab *lab, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void lab_reset_signals(void);
 void lab_sleep_ms(int ms);
+/* The number in a small file (a sysctl, a cgroup limit): missing when it
+ * cannot be read or holds no number, unlimited for "max". */
+long lab_read_number(const char *path, long missing, long unlimited);
 struct procfs_status;
 /* The status of process `name` of the proc root open at proc_fd; 0 or -1. */
 int lab_read_status(int proc_fd, const char *name, struct procfs_status *st);

@@ -4,6 +4,7 @@
  * few milliseconds.
  */
 #include "lab/lab_limits.h"
+#include "lab/lab_internal.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -22,18 +23,7 @@
 /* A number from a small file; "max" is unlimited. */
 static long limits_read(const char *path)
 {
-    char buf[64];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd == -1)
-        return LAB_LIMITS_UNKNOWN;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return LAB_LIMITS_UNKNOWN;
-    buf[n] = '\0';
-    if (strncmp(buf, "max", 3) == 0)
-        return LAB_LIMITS_UNLIMITED;
-    return isdigit((unsigned char)buf[0]) ? strtol(buf, NULL, 10) : LAB_LIMITS_UNKNOWN;
+    return lab_read_number(path, LAB_LIMITS_UNKNOWN, LAB_LIMITS_UNLIMITED);
 }
 
 /* The tasks (threads) of every process, and those whose real uid is uid. */

@@ -7,6 +7,7 @@
 #include "procfs/procfs.h"
 #include "util/io.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -134,4 +135,22 @@ int lab_is_spared(const struct lab_spared *spared, pid_t lab_pid)
         if (spared->lab_pid[i] == lab_pid)
             return 1;
     return 0;
+}
+
+long lab_read_number(const char *path, long missing, long unlimited)
+{
+    char buf[64];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd == -1)
+        return missing;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return missing;
+    buf[n] = '\0';
+    if (strncmp(buf, "max", 3) == 0)
+        return unlimited;
+    if (buf[0] != '-' && !isdigit((unsigned char)buf[0]))
+        return missing;
+    return strtol(buf, NULL, 10);
 }
