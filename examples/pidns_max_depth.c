@@ -147,7 +147,10 @@ static void explain(const struct report *r, const char *ownNspid)
     printf("this process: %s\n", ownNspid);
     printf("created %d nested PID namespace(s) below this process\n", r->levels);
     printf("clone(CLONE_NEWPID) for the next level failed: %s (%s)\n",
-           e == ENOSPC ? "ENOSPC" : e == EINVAL ? "EINVAL" : "unexpected error", strerror(e));
+           e == ENOSPC   ? "ENOSPC"
+           : e == EINVAL ? "EINVAL"
+                         : "unexpected error",
+           strerror(e));
     printf("the deepest process: %s (%d PIDs)\n", r->nspid, countPids(r->nspid + 6));
     if (e != ENOSPC && e != EINVAL)
         return;
@@ -201,8 +204,10 @@ int main(int argc, char **argv)
     pid_t child = cloneLevel(1);
     struct report report = {.levels = 0, .cloneErrno = errno};
     if (child == -1 && errno == EPERM)
-        err(EXIT_FAILURE, "clone(CLONE_NEWPID) (needs CAP_SYS_ADMIN: run as root, or "
-                          "unshare -r %s)", argv[0]);
+        err(EXIT_FAILURE,
+            "clone(CLONE_NEWPID) (needs CAP_SYS_ADMIN: run as root, or "
+            "unshare -r %s)",
+            argv[0]);
     firstLevel = child;
     if (sigprocmask(SIG_UNBLOCK, &set, NULL) == -1)
         err(EXIT_FAILURE, "sigprocmask");

@@ -47,11 +47,14 @@ static const int stopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 static char stack[256 * 1024]; /* the init's */
 static int childPidfd = -1;    /* stays -1 in the init's copy */
 static pid_t childPid = -1;
-static pid_t parentPid;        /* our PID in our namespace */
-static int parentPidfd = -1;   /* a pidfd for us, inherited by the init */
-static int chan[2];            /* socketpair: chan[0] the parent's end, chan[1] the init's */
+static pid_t parentPid;      /* our PID in our namespace */
+static int parentPidfd = -1; /* a pidfd for us, inherited by the init */
+static int chan[2];          /* socketpair: chan[0] the parent's end, chan[1] the init's */
 
-static int pidfdOpen(pid_t pid) { return syscall(SYS_pidfd_open, pid, 0); }
+static int pidfdOpen(pid_t pid)
+{
+    return syscall(SYS_pidfd_open, pid, 0);
+}
 static int pidfdSignal(int fd, int sig)
 {
     return syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
@@ -192,8 +195,8 @@ static int showPidfd(int hold)
     if (parentPidfd == -1)
         err(EXIT_FAILURE, errno == ENOSYS ? "pidfd_open (needs Linux 5.3)" : "pidfd_open");
     // tag::clone[]
-    childPid = clone(initMain, stack + sizeof stack, CLONE_NEWPID | CLONE_PIDFD | SIGCHLD,
-                     NULL, &childPidfd); /* the kernel writes the pidfd into childPidfd */
+    childPid = clone(initMain, stack + sizeof stack, CLONE_NEWPID | CLONE_PIDFD | SIGCHLD, NULL,
+                     &childPidfd); /* the kernel writes the pidfd into childPidfd */
     // end::clone[]
     if (childPid == -1) /* EPERM: needs root, or root in a user namespace (unshare -r) */
         err(EXIT_FAILURE, "clone(CLONE_NEWPID | CLONE_PIDFD)");
@@ -213,8 +216,8 @@ static int showPidfd(int hold)
     }
     // tag::kill[]
     if (pidfdSignal(childPidfd, SIGKILL) == -1)
-        err(EXIT_FAILURE, errno == ENOSYS ? "pidfd_send_signal (needs Linux 5.1)"
-                                          : "pidfd_send_signal");
+        err(EXIT_FAILURE,
+            errno == ENOSYS ? "pidfd_send_signal (needs Linux 5.1)" : "pidfd_send_signal");
     // end::kill[]
     if (waitpid(childPid, &status, 0) == -1)
         err(EXIT_FAILURE, "waitpid");

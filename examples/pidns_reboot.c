@@ -54,7 +54,9 @@ static const struct rebootCmd {
     {.name = "restart", .constant = "LINUX_REBOOT_CMD_RESTART", .cmd = LINUX_REBOOT_CMD_RESTART},
     {.name = "restart2", .constant = "LINUX_REBOOT_CMD_RESTART2", .cmd = LINUX_REBOOT_CMD_RESTART2},
     {.name = "halt", .constant = "LINUX_REBOOT_CMD_HALT", .cmd = LINUX_REBOOT_CMD_HALT},
-    {.name = "power-off", .constant = "LINUX_REBOOT_CMD_POWER_OFF", .cmd = LINUX_REBOOT_CMD_POWER_OFF},
+    {.name = "power-off",
+     .constant = "LINUX_REBOOT_CMD_POWER_OFF",
+     .cmd = LINUX_REBOOT_CMD_POWER_OFF},
     {.name = "cad-on", .constant = "LINUX_REBOOT_CMD_CAD_ON", .cmd = LINUX_REBOOT_CMD_CAD_ON},
 };
 
@@ -75,10 +77,14 @@ static void usage(FILE *out, const char *prog)
 static const char *signalName(int sig)
 {
     switch (sig) {
-    case SIGHUP: return "SIGHUP";
-    case SIGINT: return "SIGINT";
-    case SIGKILL: return "SIGKILL";
-    default: return "another signal";
+    case SIGHUP:
+        return "SIGHUP";
+    case SIGINT:
+        return "SIGINT";
+    case SIGKILL:
+        return "SIGKILL";
+    default:
+        return "another signal";
     }
 }
 

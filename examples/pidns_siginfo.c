@@ -77,7 +77,7 @@ static void queueToInit(void)
     siginfo_t si;
     memset(&si, 0, sizeof si);
     si.si_signo = SIGUSR1;
-    si.si_code = SI_QUEUE; /* negative: the kernel lets the sender fill the rest */
+    si.si_code = SI_QUEUE;  /* negative: the kernel lets the sender fill the rest */
     si.si_pid = FORGED_PID; /* not our PID: nothing checks it */
     si.si_uid = getuid();
     if (syscall(SYS_rt_sigqueueinfo, 1, SIGUSR1, &si) == -1)

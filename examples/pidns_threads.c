@@ -56,15 +56,24 @@ static int go[2];             /* pipe: the child starts when the parent has prin
 static const char *errnoName(int e)
 {
     switch (e) {
-    case EINVAL: return "EINVAL";
-    case EPERM: return "EPERM";
-    case ENOMEM: return "ENOMEM";
-    case EAGAIN: return "EAGAIN";
-    default: return "another errno";
+    case EINVAL:
+        return "EINVAL";
+    case EPERM:
+        return "EPERM";
+    case ENOMEM:
+        return "ENOMEM";
+    case EAGAIN:
+        return "EAGAIN";
+    default:
+        return "another errno";
     }
 }
 
-static int neverRuns(void *arg) { (void)arg; return 0; }
+static int neverRuns(void *arg)
+{
+    (void)arg;
+    return 0;
+}
 
 /* Prints what clone(flags) did; a child it made unexpectedly is reaped. */
 static void tryClone(const char *who, const char *what, int flags)
@@ -189,15 +198,16 @@ int main(int argc, char *argv[])
     }
     if (argc > 1 && strcmp(argv[1], "--stay") == 0) {
         if (argc > 2)
-            errx(EXIT_FAILURE, "--stay takes nothing after it, not '%s' (try 'pidns_threads --help')",
-                 argv[2]);
+            errx(EXIT_FAILURE,
+                 "--stay takes nothing after it, not '%s' (try 'pidns_threads --help')", argv[2]);
         stay = true;
     } else if (argc > 1 && strcmp(argv[1], "--setns") == 0) {
         if (argc != 3)
             errx(EXIT_FAILURE, "--setns wants one PID after it (try 'pidns_threads --help')");
         target = argv[2];
         if (strspn(target, "0123456789") != strlen(target) || *target == '\0' || *target == '0')
-            errx(EXIT_FAILURE, "--setns wants a PID, not '%s' (try 'pidns_threads --help')", target);
+            errx(EXIT_FAILURE, "--setns wants a PID, not '%s' (try 'pidns_threads --help')",
+                 target);
     } else if (argc > 1) {
         errx(EXIT_FAILURE, "unknown argument '%s' (try 'pidns_threads --help')", argv[1]);
     }
@@ -227,8 +237,8 @@ int main(int argc, char *argv[])
         pthread_join(thread, NULL);
         errx(EXIT_FAILURE, "pthread_create() worked: this kernel allows it");
     }
-    printf("pthread_create() after %s: %s (%s)\n", target ? "setns()" : "unshare()",
-           errnoName(e), strerror(e));
+    printf("pthread_create() after %s: %s (%s)\n", target ? "setns()" : "unshare()", errnoName(e),
+           strerror(e));
     // end::pthread[]
 
     // tag::fork[]

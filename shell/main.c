@@ -52,8 +52,7 @@ static void usage(void)
 
 /* Parses the options into o. Returns -1 to go on, or the exit status when
  * the option was all there was to do (--help, --version) or was wrong. */
-static int parse_options(int argc, char **argv, struct session_options *o, int *doctor,
-                         int *roster)
+static int parse_options(int argc, char **argv, struct session_options *o, int *doctor, int *roster)
 {
     static const struct option options[] = {
         {"auto", required_argument, NULL, OPT_AUTO},
@@ -116,7 +115,9 @@ static int parse_options(int argc, char **argv, struct session_options *o, int *
     }
     if (*roster != 0 && (*doctor || o->auto_lessons != NULL || o->present != NULL)) {
         fprintf(stderr, "pidns-tutor: --roster is a mode of its own: give it without %s\n",
-                *doctor ? "--doctor" : o->present != NULL ? "--present" : "--auto");
+                *doctor              ? "--doctor"
+                : o->present != NULL ? "--present"
+                                     : "--auto");
         return EXIT_FAILURE;
     }
     if (o->present != NULL && (*doctor || o->auto_lessons != NULL)) {

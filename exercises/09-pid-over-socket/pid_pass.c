@@ -39,8 +39,10 @@ static int childMain(void *arg)
         char buf[CMSG_SPACE(sizeof(struct ucred))];
         struct cmsghdr align;
     } control;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
-                         .msg_control = control.buf, .msg_controllen = sizeof control.buf};
+    struct msghdr msg = {.msg_iov = &iov,
+                         .msg_iovlen = 1,
+                         .msg_control = control.buf,
+                         .msg_controllen = sizeof control.buf};
 
     memset(&control, 0, sizeof control);
     /* TODO: fill in the message's control message, CMSG_FIRSTHDR(&msg):
@@ -81,8 +83,10 @@ int main(void)
         char buf[CMSG_SPACE(sizeof(struct ucred))];
         struct cmsghdr align;
     } control;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
-                         .msg_control = control.buf, .msg_controllen = sizeof control.buf};
+    struct msghdr msg = {.msg_iov = &iov,
+                         .msg_iovlen = 1,
+                         .msg_control = control.buf,
+                         .msg_controllen = sizeof control.buf};
     pid_t pid = 0;
     /* TODO: recvmsg() the child's message on sv[0] (on failure,
      * perror("recvmsg") and return 1). Its first control message,

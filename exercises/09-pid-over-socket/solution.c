@@ -35,8 +35,10 @@ static int childMain(void *arg)
         char buf[CMSG_SPACE(sizeof(struct ucred))];
         struct cmsghdr align;
     } control;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
-                         .msg_control = control.buf, .msg_controllen = sizeof control.buf};
+    struct msghdr msg = {.msg_iov = &iov,
+                         .msg_iovlen = 1,
+                         .msg_control = control.buf,
+                         .msg_controllen = sizeof control.buf};
 
     memset(&control, 0, sizeof control);
     struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
@@ -81,8 +83,10 @@ int main(void)
         char buf[CMSG_SPACE(sizeof(struct ucred))];
         struct cmsghdr align;
     } control;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
-                         .msg_control = control.buf, .msg_controllen = sizeof control.buf};
+    struct msghdr msg = {.msg_iov = &iov,
+                         .msg_iovlen = 1,
+                         .msg_control = control.buf,
+                         .msg_controllen = sizeof control.buf};
     if (recvmsg(sv[0], &msg, 0) == -1) {
         perror("recvmsg");
         return 1;

@@ -76,7 +76,8 @@ int cmd_reset_file(struct shell *sh, int argc, char **argv)
     if (ex == NULL)
         return SHELL_ERROR;
     if (argc == 1) {
-        int yes = shell_confirm(sh, "reset-file", "Start this exercise's file afresh (yours is kept as .bak)? [y/N] ");
+        int yes = shell_confirm(
+            sh, "reset-file", "Start this exercise's file afresh (yours is kept as .bak)? [y/N] ");
         if (yes == -1)
             return SHELL_ERROR;
         if (!yes) {

@@ -122,8 +122,9 @@ static void put_exercise(FILE *f, const struct lesson_block *b, int index)
     put_comment(f, b->text);
     if (b->program != NULL) {
         /* The learner writes the C: nothing for a script to run. */
-        fprintf(f, "# A coding exercise: write %s (the reference is solution.c beside it),\n"
-                   "# build it, and run the tutorial's `check`; this script does not.\n",
+        fprintf(f,
+                "# A coding exercise: write %s (the reference is solution.c beside it),\n"
+                "# build it, and run the tutorial's `check`; this script does not.\n",
                 b->program);
         return;
     }
@@ -134,8 +135,9 @@ static void put_exercise(FILE *f, const struct lesson_block *b, int index)
     }
     if (b->check != NULL) {
         size_t len = strlen(b->check);
-        fprintf(f, "# The check: it succeeds once the exercise is done.\nlab_check() {\n%s%s}\n"
-                   "lab_checked\n",
+        fprintf(f,
+                "# The check: it succeeds once the exercise is done.\nlab_check() {\n%s%s}\n"
+                "lab_checked\n",
                 b->check, len > 0 && b->check[len - 1] != '\n' ? "\n" : "");
     }
 }
@@ -256,7 +258,8 @@ static void put_script(FILE *f, const struct shell *sh, const struct lesson *l)
                    "makes at / exist only for it. Where the lesson speaks of the lab, that is "
                    "these namespaces, and its lab-runner is the script's own first process, "
                    "which runs each command line; what it says the tutorial's commands do "
-                   "(check, cleanup) the script does itself. After each command it compares the output with the "
+                   "(check, cleanup) the script does itself. After each command it compares the "
+                   "output with the "
                    "lesson's, runs each exercise's worked solution and check, and exits 0 when "
                    "the lesson holds on this machine, or 1 naming the first step that does not. "
                    "It finds the example programs in $PIDNS_TUTOR_EXAMPLES, else beside the "
@@ -273,14 +276,16 @@ static void put_script(FILE *f, const struct shell *sh, const struct lesson *l)
         if (step->kernel != NULL)
             fprintf(f, "if lab_kernel %s; then\n", step->kernel);
         for (size_t b = 0; b < step->block_count; b++) {
-            const struct lesson_block *next = b + 1 < step->block_count ? &step->blocks[b + 1] : NULL;
+            const struct lesson_block *next =
+                b + 1 < step->block_count ? &step->blocks[b + 1] : NULL;
             b += (size_t)put_block(f, &step->blocks[b], next, &commands);
         }
         if (step->kernel != NULL)
             fputs("fi\n", f);
     }
-    fprintf(f, "\necho\necho \"Lesson %d holds on this machine: every step as the lesson says.\"\n"
-               "exit 0\n",
+    fprintf(f,
+            "\necho\necho \"Lesson %d holds on this machine: every step as the lesson says.\"\n"
+            "exit 0\n",
             l->number);
 }
 

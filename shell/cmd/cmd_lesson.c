@@ -343,11 +343,10 @@ int cmd_where(struct shell *sh, int argc, char **argv)
     render_textf(&sh->render, RENDER_PLAIN, "Lesson %d, %s: step %d of %zu, %s.", l->number,
                  l->title, sh->step_index + 1, l->step_count, l->steps[sh->step_index].title);
     const struct lesson_block *ex = tutor_current_exercise(sh);
-    int passed = e != NULL && sh->step_index < PROGRESS_STEPS_MAX &&
-                 (e->checked & (1ul << sh->step_index));
+    int passed =
+        e != NULL && sh->step_index < PROGRESS_STEPS_MAX && (e->checked & (1ul << sh->step_index));
     if (ex != NULL && passed)
-        render_textf(&sh->render, RENDER_NOTE, "Exercise passed: %s (Enter: next step.)",
-                     ex->text);
+        render_textf(&sh->render, RENDER_NOTE, "Exercise passed: %s (Enter: next step.)", ex->text);
     else if (ex != NULL)
         render_textf(&sh->render, RENDER_NOTE, "Exercise waiting for `check`: %s", ex->text);
     return SHELL_OK;

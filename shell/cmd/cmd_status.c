@@ -52,7 +52,8 @@ static void list_mounts(struct shell *sh)
         for (size_t i = 0; i < table.count; i++) {
             const struct procfs_mount *m = &table.mounts[i];
             if (strcmp(m->fstype, "proc") != 0 || strcmp(m->mount_point, "/proc") == 0 ||
-                strncmp(m->mount_point, "/proc/", 6) == 0 || !lab_mount_is_new(sh->lab, m->mount_id))
+                strncmp(m->mount_point, "/proc/", 6) == 0 ||
+                !lab_mount_is_new(sh->lab, m->mount_id))
                 continue;
             render_textf(&sh->render, RENDER_PLAIN, "procfs mounted at %s", m->mount_point);
             shown++;

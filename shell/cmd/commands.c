@@ -31,11 +31,12 @@ const struct command command_table[] = {
         .name = "lesson",
         .synopsis = "lesson N|NAME [again]",
         .summary = "start or resume a lesson",
-        .help = "Starts lesson N (its number, its name, or the start of its name), or resumes it at "
-                "the step you reached (in a finished lesson: at the exercise you skipped), and "
-                "shows that step. For a lesson that is done it says so and asks whether to "
-                "replay it. `lesson N again` starts any lesson at step 1 without asking. A replay "
-                "leaves a lesson done.",
+        .help =
+            "Starts lesson N (its number, its name, or the start of its name), or resumes it at "
+            "the step you reached (in a finished lesson: at the exercise you skipped), and "
+            "shows that step. For a lesson that is done it says so and asks whether to "
+            "replay it. `lesson N again` starts any lesson at step 1 without asking. A replay "
+            "leaves a lesson done.",
         .handler = cmd_lesson,
         .completer = complete_lessons,
         .min_args = 1,
@@ -88,10 +89,11 @@ const struct command command_table[] = {
         .name = "run",
         .synopsis = "run EXAMPLE [ARGS...] [&]",
         .summary = "run a bundled example in the lab",
-        .help = "Runs one of the bundled example programs in the lab with its output live. An example "
-                "that keeps running (one that ends in sleep) goes on in the background, like the "
-                "article's ^Z; `status` lists it and `cleanup` stops it. A last `&` puts it in the "
-                "background at once, out of Ctrl-C's reach.",
+        .help =
+            "Runs one of the bundled example programs in the lab with its output live. An example "
+            "that keeps running (one that ends in sleep) goes on in the background, like the "
+            "article's ^Z; `status` lists it and `cleanup` stops it. A last `&` puts it in the "
+            "background at once, out of Ctrl-C's reach.",
         .handler = cmd_run,
         .check_args = check_run_args,
         .completer = complete_examples,
@@ -103,15 +105,16 @@ const struct command command_table[] = {
         .name = "sh",
         .synopsis = "sh COMMAND LINE",
         .summary = "run a shell command line in the lab",
-        .help = "Runs any shell command line in the lab (with /bin/sh), with its live output: for "
-                "example `sh ls -d /proc2/[1-9]*` or `sh readlink /proc/1/ns/pid`. Ctrl-C stops it; "
-                "after 3 s a note says so. A command ending in `&` runs in the background as a job "
-                "of the lab, like `run`: `sh pidns_init_sleep /proc2 &`; `status` lists it, "
-                "`cleanup` stops it, Ctrl-C does not reach it. In `sh a & b`, a is a job and b "
-                "runs in the foreground; each command of such a line runs in a shell of its own "
-                "(a `cd` or a variable does not carry over: join with && for that). A `&` inside "
-                "( ), { } or a loop lasts only as long as the line. A signal sent to PID 1 (the "
-                "lab's init) that the init does not catch gets a note on why nothing happened.",
+        .help =
+            "Runs any shell command line in the lab (with /bin/sh), with its live output: for "
+            "example `sh ls -d /proc2/[1-9]*` or `sh readlink /proc/1/ns/pid`. Ctrl-C stops it; "
+            "after 3 s a note says so. A command ending in `&` runs in the background as a job "
+            "of the lab, like `run`: `sh pidns_init_sleep /proc2 &`; `status` lists it, "
+            "`cleanup` stops it, Ctrl-C does not reach it. In `sh a & b`, a is a job and b "
+            "runs in the foreground; each command of such a line runs in a shell of its own "
+            "(a `cd` or a variable does not carry over: join with && for that). A `&` inside "
+            "( ), { } or a loop lasts only as long as the line. A signal sent to PID 1 (the "
+            "lab's init) that the init does not catch gets a note on why nothing happened.",
         .handler = cmd_sh,
         .min_args = 1,
         .max_args = 1,
@@ -121,9 +124,10 @@ const struct command command_table[] = {
         .name = "source",
         .synopsis = "source EXAMPLE[:TAG]",
         .summary = "show an example's code with line numbers",
-        .help = "Shows the source of a bundled example with line numbers, or only the region TAG of "
-                "it (the parts the lessons quote). Long listings go through your pager ($PAGER, or "
-                "less); without one, or if it fails, they are printed directly.",
+        .help =
+            "Shows the source of a bundled example with line numbers, or only the region TAG of "
+            "it (the parts the lessons quote). Long listings go through your pager ($PAGER, or "
+            "less); without one, or if it fails, they are printed directly.",
         .handler = cmd_source,
         .completer = complete_source,
         .min_args = 1,
@@ -134,13 +138,14 @@ const struct command command_table[] = {
         .name = "ps",
         .synopsis = "ps [--all]",
         .summary = "the lab's processes, with their PID in every namespace",
-        .help = "Lists the processes of the lab: for each one its PID as the lab sees it, then its PID "
-                "in each nested namespace it belongs to (the NSpid line of /proc/PID/status). LEVEL "
-                "counts as the kernel does, the namespace the tutor started in being 0: the lab is "
-                "level 1. The tutorial's own processes are left out: lab-runner, which runs each "
-                "command line (the PPID of what a command started), and tutor-output, which "
-                "relays its output. Both are children of the tutor, outside the lab, so their "
-                "PPID is 0. `ps --all` (or -A, or -e) shows them too.",
+        .help =
+            "Lists the processes of the lab: for each one its PID as the lab sees it, then its PID "
+            "in each nested namespace it belongs to (the NSpid line of /proc/PID/status). LEVEL "
+            "counts as the kernel does, the namespace the tutor started in being 0: the lab is "
+            "level 1. The tutorial's own processes are left out: lab-runner, which runs each "
+            "command line (the PPID of what a command started), and tutor-output, which "
+            "relays its output. Both are children of the tutor, outside the lab, so their "
+            "PPID is 0. `ps --all` (or -A, or -e) shows them too.",
         .handler = cmd_ps,
         .check_args = check_all_arg,
         .completer = complete_all_option,
@@ -151,11 +156,12 @@ const struct command command_table[] = {
         .name = "tree",
         .synopsis = "tree [--all]",
         .summary = "draw the PID namespaces of the lab as a tree",
-        .help = "Draws the hierarchy of PID namespaces in the lab, each with its processes and the PID "
-                "each one has at that level. Levels count as the kernel does: the lab's namespace, "
-                "named on the first line, is level 1 below the one the tutor started in. As in "
-                "`ps`, the tutorial's own processes (lab-runner, tutor-output) are left out; "
-                "`tree --all` shows them too.",
+        .help =
+            "Draws the hierarchy of PID namespaces in the lab, each with its processes and the PID "
+            "each one has at that level. Levels count as the kernel does: the lab's namespace, "
+            "named on the first line, is level 1 below the one the tutor started in. As in "
+            "`ps`, the tutorial's own processes (lab-runner, tutor-output) are left out; "
+            "`tree --all` shows them too.",
         .handler = cmd_tree,
         .check_args = check_all_arg,
         .completer = complete_all_option,
@@ -166,8 +172,9 @@ const struct command command_table[] = {
         .name = "ns",
         .synopsis = "ns PID",
         .summary = "show a process's namespace links",
-        .help = "Shows the namespace links of process PID (a PID as the lab sees it, as `ps` prints "
-                "it), as `readlink /proc/PID/ns/*` shows them.",
+        .help =
+            "Shows the namespace links of process PID (a PID as the lab sees it, as `ps` prints "
+            "it), as `readlink /proc/PID/ns/*` shows them.",
         .handler = cmd_ns,
         .check_args = check_ns_args,
         .completer = complete_pids,
@@ -179,7 +186,8 @@ const struct command command_table[] = {
         .name = "status",
         .synopsis = "status",
         .summary = "what runs in the lab and what is mounted",
-        .help = "Lists the background jobs and the procfs mounts of the lab, and the command that enters "
+        .help = "Lists the background jobs and the procfs mounts of the lab, and the command that "
+                "enters "
                 "the lab from another terminal.",
         .handler = cmd_status,
         .completer = complete_nothing,
@@ -203,13 +211,14 @@ const struct command command_table[] = {
         .name = "check",
         .synopsis = "check [-v]",
         .summary = "check the current exercise against the kernel's state",
-        .help = "Checks whether the exercise of the current step is done, by looking at the real state "
-                "of the lab (what runs, what is mounted). When it is not, it names the conditions it "
-                "looked at, in order, up to the first that does not hold, with what it found (for a "
-                "coding exercise, after what your program printed and how it ended); `check -v` "
-                "lists every condition with what the kernel showed. Still waiting for a program that "
-                "is still running is said as such. Once it passes, the worked solution is shown, "
-                "then the rest of the step.",
+        .help =
+            "Checks whether the exercise of the current step is done, by looking at the real state "
+            "of the lab (what runs, what is mounted). When it is not, it names the conditions it "
+            "looked at, in order, up to the first that does not hold, with what it found (for a "
+            "coding exercise, after what your program printed and how it ended); `check -v` "
+            "lists every condition with what the kernel showed. Still waiting for a program that "
+            "is still running is said as such. Once it passes, the worked solution is shown, "
+            "then the rest of the step.",
         .handler = cmd_check,
         .check_args = check_verbose_arg,
         .completer = complete_nothing,
@@ -220,9 +229,10 @@ const struct command command_table[] = {
         .name = "hint",
         .synopsis = "hint",
         .summary = "a hint for the current exercise",
-        .help = "Looks at what runs and what is mounted in the lab, and at the first condition of "
-                "the check that does not hold, and gives a hint about the next move for the current "
-                "exercise. Ask again for another.",
+        .help =
+            "Looks at what runs and what is mounted in the lab, and at the first condition of "
+            "the check that does not hold, and gives a hint about the next move for the current "
+            "exercise. Ask again for another.",
         .handler = cmd_hint,
         .completer = complete_nothing,
         .max_args = 0,
@@ -232,9 +242,10 @@ const struct command command_table[] = {
         .name = "edit",
         .synopsis = "edit",
         .summary = "open your file of the current coding exercise in your editor",
-        .help = "Copies the coding exercise's C file into your working directory "
-                "(~/pidns-exercises/, kept between sessions) if it is not there yet, and opens it in "
-                "$VISUAL, $EDITOR, or the first of editor, nano and vi found.",
+        .help =
+            "Copies the coding exercise's C file into your working directory "
+            "(~/pidns-exercises/, kept between sessions) if it is not there yet, and opens it in "
+            "$VISUAL, $EDITOR, or the first of editor, nano and vi found.",
         .handler = cmd_edit,
         .completer = complete_nothing,
         .max_args = 0,
@@ -244,9 +255,10 @@ const struct command command_table[] = {
         .name = "build",
         .synopsis = "build",
         .summary = "compile your file of the current coding exercise",
-        .help = "Compiles your file of the coding exercise with the examples' flags (-std=gnu11 "
-                "-Wall -Wextra -Werror -O2 -g); the compiler's messages name your file and line. The "
-                "program built is put into the lab, where `check` runs it.",
+        .help =
+            "Compiles your file of the coding exercise with the examples' flags (-std=gnu11 "
+            "-Wall -Wextra -Werror -O2 -g); the compiler's messages name your file and line. The "
+            "program built is put into the lab, where `check` runs it.",
         .handler = cmd_build,
         .completer = complete_nothing,
         .max_args = 0,
@@ -256,9 +268,10 @@ const struct command command_table[] = {
         .name = "watch",
         .synopsis = "watch",
         .summary = "build and check your file each time you save it",
-        .help = "Watches your file of the coding exercise: each time it is saved (from an editor in "
-                "another terminal, say), builds it and runs the check, until the check passes. "
-                "`hint` works while it watches; Ctrl-C stops watching.",
+        .help =
+            "Watches your file of the coding exercise: each time it is saved (from an editor in "
+            "another terminal, say), builds it and runs the check, until the check passes. "
+            "`hint` works while it watches; Ctrl-C stops watching.",
         .handler = cmd_watch,
         .completer = complete_nothing,
         .max_args = 0,
@@ -290,8 +303,9 @@ const struct command command_table[] = {
         .name = "export",
         .synopsis = "export LESSON [FILE]",
         .summary = "write a lesson's commands as a shell script",
-        .help = "Writes the commands of a lesson as a commented shell script that runs by hand outside "
-                "the tutorial, to FILE or to the screen.",
+        .help =
+            "Writes the commands of a lesson as a commented shell script that runs by hand outside "
+            "the tutorial, to FILE or to the screen.",
         .handler = cmd_export,
         .completer = complete_lessons,
         .min_args = 1,
@@ -302,8 +316,9 @@ const struct command command_table[] = {
         .name = "help",
         .synopsis = "help [COMMAND]",
         .summary = "list the commands, or explain one",
-        .help = "Without an argument, lists every command with a one-line summary. With one, shows its "
-                "usage and what it does.",
+        .help =
+            "Without an argument, lists every command with a one-line summary. With one, shows its "
+            "usage and what it does.",
         .handler = cmd_help,
         .completer = complete_commands,
         .max_args = 1,
@@ -313,7 +328,8 @@ const struct command command_table[] = {
         .name = "quit",
         .synopsis = "quit",
         .summary = "clean up the lab and leave (Ctrl-D does the same)",
-        .help = "Cleans up the lab, checks that the host is unchanged, saves your progress, and leaves.",
+        .help = "Cleans up the lab, checks that the host is unchanged, saves your progress, and "
+                "leaves.",
         .handler = cmd_quit,
         .completer = complete_nothing,
         .max_args = 0,

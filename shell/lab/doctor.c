@@ -116,8 +116,9 @@ static void check_user_namespaces(FILE *out)
     first_line("/proc/sys/user/max_user_namespaces", buf, sizeof buf);
     snprintf(line, sizeof line, "user.max_user_namespaces = %s", buf[0] ? buf : "(unreadable)");
     int ok = buf[0] == '\0' || atol(buf) >= LAB_LIMITS_NEED_NAMESPACES;
-    row(out, ok, line, ok || lab_limits_explain(&l, ENOSPC, problem, sizeof problem, fix,
-                                                 sizeof fix) == -1 ? NULL : fix);
+    row(out, ok, line,
+        ok || lab_limits_explain(&l, ENOSPC, problem, sizeof problem, fix, sizeof fix) == -1 ? NULL
+                                                                                             : fix);
     if (first_line("/proc/sys/kernel/unprivileged_userns_clone", buf, sizeof buf)[0] != '\0') {
         snprintf(line, sizeof line, "kernel.unprivileged_userns_clone = %s", buf);
         row(out, strcmp(buf, "0") != 0, line, "sudo sysctl -w kernel.unprivileged_userns_clone=1");
@@ -157,21 +158,26 @@ static void check_limits(FILE *out)
     int ok = l.root || l.nproc < 0 || l.nproc - in_use >= LAB_LIMITS_NEED_TASKS;
     struct lab_limits only = l;
     only.pids_max = only.pid_max = only.threads_max = LAB_LIMITS_UNLIMITED;
-    row(out, ok, line, ok || lab_limits_explain(&only, EAGAIN, problem, sizeof problem, fix,
-                                                 sizeof fix) == -1 ? NULL : fix);
+    row(out, ok, line,
+        ok || lab_limits_explain(&only, EAGAIN, problem, sizeof problem, fix, sizeof fix) == -1
+            ? NULL
+            : fix);
     if (l.pids_max >= 0) {
         snprintf(line, sizeof line, "pids.max of your cgroup %s: %ld, %ld in use", l.pids_cgroup,
                  l.pids_max, l.pids_current);
         only = l;
         only.nproc = only.pid_max = only.threads_max = LAB_LIMITS_UNLIMITED;
         ok = l.pids_max - l.pids_current >= LAB_LIMITS_NEED_TASKS;
-        row(out, ok, line, ok || lab_limits_explain(&only, EAGAIN, problem, sizeof problem, fix,
-                                                     sizeof fix) == -1 ? NULL : fix);
+        row(out, ok, line,
+            ok || lab_limits_explain(&only, EAGAIN, problem, sizeof problem, fix, sizeof fix) == -1
+                ? NULL
+                : fix);
     } else {
         row(out, 1, "no pids.max on your cgroup", NULL);
     }
-    snprintf(line, sizeof line, "tasks on the machine: %ld; kernel.pid_max %s, kernel.threads-max %s",
-             l.tasks, doctor_value(l.pid_max, a, sizeof a), doctor_value(l.threads_max, b, sizeof b));
+    snprintf(line, sizeof line,
+             "tasks on the machine: %ld; kernel.pid_max %s, kernel.threads-max %s", l.tasks,
+             doctor_value(l.pid_max, a, sizeof a), doctor_value(l.threads_max, b, sizeof b));
     only = l;
     only.nproc = only.pids_max = LAB_LIMITS_UNLIMITED;
     ok = (l.pid_max < 0 || l.tasks < 0 || l.pid_max - l.tasks >= LAB_LIMITS_NEED_TASKS) &&
@@ -183,8 +189,10 @@ static void check_limits(FILE *out)
     ok = l.max_pid_namespaces < 0 || l.max_pid_namespaces >= LAB_LIMITS_NEED_NAMESPACES;
     only = l;
     only.max_user_namespaces = LAB_LIMITS_UNKNOWN;
-    row(out, ok, line, ok || lab_limits_explain(&only, ENOSPC, problem, sizeof problem, fix,
-                                                 sizeof fix) == -1 ? NULL : fix);
+    row(out, ok, line,
+        ok || lab_limits_explain(&only, ENOSPC, problem, sizeof problem, fix, sizeof fix) == -1
+            ? NULL
+            : fix);
 }
 
 static void check_environment(FILE *out, int *fatal)

@@ -181,8 +181,8 @@ static int start_keeper(struct lab *lab)
     kill(lab->keeper, SIGKILL);
     waitpid(lab->keeper, NULL, 0);
     lab->keeper = 0;
-    const char *what = r.step == KEEPER_MOUNT_NS     ? "unshare(CLONE_NEWNS)"
-                       : r.step == KEEPER_PROTECT    ? "making the host's files read-only in the lab"
+    const char *what = r.step == KEEPER_MOUNT_NS  ? "unshare(CLONE_NEWNS)"
+                       : r.step == KEEPER_PROTECT ? "making the host's files read-only in the lab"
                        : r.step == KEEPER_MOUNT_PROC ? "mounting the lab's procfs at /proc"
                        : r.step == KEEPER_WALLS      ? "joining the lab's locked view"
                                                      : "starting the lab's init";
@@ -247,7 +247,8 @@ static int prepare_environment(struct lab *lab, const struct lab_config *config)
                              : asprintf(&lab->path_env, "PATH=%s", path);
     if (n == -1 || (lab->cwd = strdup(getcwd(cwd, sizeof cwd) ? cwd : "/")) == NULL)
         return lab_set_error(lab, "out of memory");
-    lab->settle_seconds = config != NULL && config->settle_seconds > 0 ? config->settle_seconds : 0.3;
+    lab->settle_seconds =
+        config != NULL && config->settle_seconds > 0 ? config->settle_seconds : 0.3;
     lab->next_job_id = 1;
     return 0;
 }
@@ -299,8 +300,8 @@ static int enter_sandbox(struct lab *lab, const struct lab_config *config)
     char err[LAB_ERROR_MAX - 128];
     ino_t mnt_before = namespace_inode("/proc/self/ns/mnt");
 
-    int rc = sandbox_enter(flags | (force ? SANDBOX_FORCE_USER_NAMESPACE : 0), &info, err,
-                           sizeof err);
+    int rc =
+        sandbox_enter(flags | (force ? SANDBOX_FORCE_USER_NAMESPACE : 0), &info, err, sizeof err);
     if (rc == -1 && !force && geteuid() == 0 && info.failed_step == SANDBOX_STEP_MOUNT_NS)
         rc = sandbox_enter(flags | SANDBOX_FORCE_USER_NAMESPACE, &info, err, sizeof err);
     if (rc == 0) {
@@ -309,7 +310,8 @@ static int enter_sandbox(struct lab *lab, const struct lab_config *config)
         lab->host_root_fd = info.host_root_fd;
         return 0;
     }
-    if (namespace_inode("/proc/self/ns/mnt") == mnt_before && info.failed_step < SANDBOX_STEP_ID_MAP) {
+    if (namespace_inode("/proc/self/ns/mnt") == mnt_before &&
+        info.failed_step < SANDBOX_STEP_ID_MAP) {
         struct lab_diagnosis d;
         lab_diagnose(config, &d);
         if (d.problem[0] != '\0')
@@ -446,7 +448,8 @@ int lab_close(struct lab *lab, FILE *report)
         /* Children would go to the dead lab namespace and fork() would fail:
          * root may return to its own namespace (a user namespace may not). */
         if (lab->own_pidns_fd != -1)
-            setns(lab->own_pidns_fd, CLONE_NEWPID); /* fails on the user-namespace route: see lab.h */
+            setns(lab->own_pidns_fd,
+                  CLONE_NEWPID); /* fails on the user-namespace route: see lab.h */
     }
     close(lab->lab_proc_fd);
     lab->lab_proc_fd = -1;
@@ -500,4 +503,3 @@ enum lab_route lab_route(const struct lab *lab)
 {
     return lab->route;
 }
-

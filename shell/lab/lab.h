@@ -166,8 +166,8 @@ int lab_cleanup(struct lab *lab, FILE *report);
  * through fds opened before the sandbox), and a difference is told as made
  * elsewhere on the machine, without counting. Writes "no process, mount or
  * /procN left by the lab" when nothing was left: what was checked, and no
- * more (files written through a wall are not looked for). Frees the lab. Returns 0 if nothing was left,
- * 1 if something was (or the host could not be read), -1 on error. */
+ * more (files written through a wall are not looked for). Frees the lab. Returns 0 if nothing was
+ * left, 1 if something was (or the host could not be read), -1 on error. */
 int lab_close(struct lab *lab, FILE *report);
 
 /* The one command an outside terminal runs to enter the lab: "nsenter -t

@@ -54,8 +54,8 @@ static int cgroup_has_word(const char *list, const char *word)
     return 0;
 }
 
-int lab_cgroup_delegated(const char *root, const char *own, uid_t uid, char *parent,
-                         size_t plen, char *why, size_t wlen)
+int lab_cgroup_delegated(const char *root, const char *own, uid_t uid, char *parent, size_t plen,
+                         char *why, size_t wlen)
 {
     char buf[256], procs[700];
     struct stat st;
@@ -72,13 +72,15 @@ int lab_cgroup_delegated(const char *root, const char *own, uid_t uid, char *par
     snprintf(parent, plen, "%s%.*s", root, (int)(slash - own), own);
     if (cgroup_read(parent, "cgroup.subtree_control", buf, sizeof buf) == -1 ||
         !cgroup_has_word(buf, "pids")) {
-        snprintf(why, wlen, "%.150s does not delegate the pids controller (cgroup.subtree_control: "
-                 "\"%.40s\")", parent, buf);
+        snprintf(why, wlen,
+                 "%.150s does not delegate the pids controller (cgroup.subtree_control: "
+                 "\"%.40s\")",
+                 parent, buf);
         return -1;
     }
     snprintf(procs, sizeof procs, "%s/cgroup.procs", parent);
-    if (stat(parent, &st) == -1 || (uid != 0 && st.st_uid != uid) ||
-        stat(procs, &st) == -1 || (uid != 0 && st.st_uid != uid)) {
+    if (stat(parent, &st) == -1 || (uid != 0 && st.st_uid != uid) || stat(procs, &st) == -1 ||
+        (uid != 0 && st.st_uid != uid)) {
         snprintf(why, wlen, "%.150s is not delegated to you (owner uid %ld)", parent,
                  (long)st.st_uid);
         return -1;
@@ -127,7 +129,8 @@ static int cgroup_refused(char *why, size_t len)
         return 1;
     }
     if (getuid() == 0 && strcmp(want, "1") != 0) {
-        snprintf(why, len, "running as root, the lab makes no cgroup of its own "
+        snprintf(why, len,
+                 "running as root, the lab makes no cgroup of its own "
                  "(PIDNS_TUTOR_LAB_CGROUP=1 asks for one)");
         return 1;
     }
@@ -153,8 +156,10 @@ void lab_cgroup_enter(struct lab_cgroup *cg)
     snprintf(cg->name, sizeof cg->name, "pidns-tutor-lab.%ld", (long)getpid());
     cg->parent_fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     cg->home_procs_fd = open(home, O_WRONLY | O_CLOEXEC);
-    if (cg->parent_fd == -1 || cg->home_procs_fd == -1 || mkdirat(cg->parent_fd, cg->name, 0755) == -1) {
-        snprintf(cg->why, sizeof cg->why, "cannot make %.100s/%.60s: %s", parent, cg->name, strerror(errno));
+    if (cg->parent_fd == -1 || cg->home_procs_fd == -1 ||
+        mkdirat(cg->parent_fd, cg->name, 0755) == -1) {
+        snprintf(cg->why, sizeof cg->why, "cannot make %.100s/%.60s: %s", parent, cg->name,
+                 strerror(errno));
         lab_cgroup_leave(cg);
         return;
     }
@@ -162,10 +167,12 @@ void lab_cgroup_enter(struct lab_cgroup *cg)
     const char *pids = cgroup_env("PIDNS_TUTOR_LAB_PIDS_MAX", LAB_CGROUP_PIDS_MAX_DEFAULT);
     const char *memory = cgroup_env("PIDNS_TUTOR_LAB_MEMORY_MAX", LAB_CGROUP_MEMORY_MAX_DEFAULT);
     if (dir == -1 || cgroup_write(dir, "pids.max", pids) == -1 ||
-        (faccessat(dir, "memory.max", F_OK, 0) == 0 && cgroup_write(dir, "memory.max", memory) == -1) ||
+        (faccessat(dir, "memory.max", F_OK, 0) == 0 &&
+         cgroup_write(dir, "memory.max", memory) == -1) ||
         cgroup_write(dir, "cgroup.procs", "0") == -1) {
-        snprintf(cg->why, sizeof cg->why, "cannot bound %.60s (pids.max %.20s, memory.max %.20s): %s",
-                 cg->name, pids, memory, strerror(errno));
+        snprintf(cg->why, sizeof cg->why,
+                 "cannot bound %.60s (pids.max %.20s, memory.max %.20s): %s", cg->name, pids,
+                 memory, strerror(errno));
         if (dir != -1)
             close(dir);
         unlinkat(cg->parent_fd, cg->name, AT_REMOVEDIR);
@@ -196,9 +203,10 @@ void lab_cgroup_doctor(FILE *out)
     if (!cgroup_refused(why, sizeof why) && cgroup_own(own, sizeof own) == 0 &&
         lab_cgroup_delegated(LAB_CGROUP_ROOT, own, getuid(), parent, sizeof parent, why,
                              sizeof why) == 0) {
-        snprintf(line, sizeof line, "a bound per lab: a cgroup under %.300s with pids.max %s and "
-                 "memory.max %s", parent,
-                 cgroup_env("PIDNS_TUTOR_LAB_PIDS_MAX", LAB_CGROUP_PIDS_MAX_DEFAULT),
+        snprintf(line, sizeof line,
+                 "a bound per lab: a cgroup under %.300s with pids.max %s and "
+                 "memory.max %s",
+                 parent, cgroup_env("PIDNS_TUTOR_LAB_PIDS_MAX", LAB_CGROUP_PIDS_MAX_DEFAULT),
                  cgroup_env("PIDNS_TUTOR_LAB_MEMORY_MAX", LAB_CGROUP_MEMORY_MAX_DEFAULT));
         fprintf(out, "%-5s %s\n", "ok", line);
         return;
@@ -206,9 +214,11 @@ void lab_cgroup_doctor(FILE *out)
     if (own[0] == '\0' && why[0] == '\0')
         snprintf(why, sizeof why, "no cgroup v2 line in /proc/self/cgroup");
     fprintf(out, "%-5s no bound per lab: %s\n", "note", why);
-    fprintf(out, "      for a class, the administrator bounds each learner: "
-                 "`systemctl set-property user-%ld.slice TasksMax=512` for one, `TasksMax=512` "
-                 "under [Slice] in /etc/systemd/system/user-.slice.d/50-pidns.conf for all "
-                 "(UserTasksMax=512 in logind.conf before systemd 240), or `@learners hard nproc "
-                 "512` in /etc/security/limits.conf\n", (long)getuid());
+    fprintf(out,
+            "      for a class, the administrator bounds each learner: "
+            "`systemctl set-property user-%ld.slice TasksMax=512` for one, `TasksMax=512` "
+            "under [Slice] in /etc/systemd/system/user-.slice.d/50-pidns.conf for all "
+            "(UserTasksMax=512 in logind.conf before systemd 240), or `@learners hard nproc "
+            "512` in /etc/security/limits.conf\n",
+            (long)getuid());
 }

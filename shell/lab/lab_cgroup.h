@@ -32,15 +32,15 @@ int lab_cgroup_own_path(const char *proc_self_cgroup, char *path, size_t len);
  * cgroup.subtree_control enables pids. 0 with that parent's directory in
  * parent; -1 with the reason in why. Reads only files: the unit tests give it
  * a directory of fixture files. */
-int lab_cgroup_delegated(const char *root, const char *own, uid_t uid, char *parent,
-                         size_t plen, char *why, size_t wlen);
+int lab_cgroup_delegated(const char *root, const char *own, uid_t uid, char *parent, size_t plen,
+                         char *why, size_t wlen);
 
 struct lab_cgroup {
-    int active;            /* the lab is in its own cgroup */
-    int parent_fd;         /* the parent's directory, to remove ours at the end */
-    int home_procs_fd;     /* cgroup.procs of the cgroup we came from */
-    char name[64];         /* our child's name under the parent */
-    char why[256];         /* when not active: why */
+    int active;        /* the lab is in its own cgroup */
+    int parent_fd;     /* the parent's directory, to remove ours at the end */
+    int home_procs_fd; /* cgroup.procs of the cgroup we came from */
+    char name[64];     /* our child's name under the parent */
+    char why[256];     /* when not active: why */
 };
 
 /* Puts this process in a child cgroup with the bounds above, when a cgroup

@@ -69,7 +69,8 @@ void lab_gather_facts(const struct lab_config *config, struct lab_facts *f)
     f->kernel_user_ns = access("/proc/self/ns/user", F_OK) == 0;
     f->cap_sys_admin = has_cap_sys_admin();
     f->max_user_namespaces = lab_read_number("/proc/sys/user/max_user_namespaces", -1, -1);
-    f->unprivileged_userns_clone = (int)lab_read_number("/proc/sys/kernel/unprivileged_userns_clone", -1, -1);
+    f->unprivileged_userns_clone =
+        (int)lab_read_number("/proc/sys/kernel/unprivileged_userns_clone", -1, -1);
     f->apparmor_restrict =
         (int)lab_read_number("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", -1, -1);
     f->container = access("/.dockerenv", F_OK) == 0 || access("/run/.containerenv", F_OK) == 0 ||
@@ -122,8 +123,8 @@ static void probe_inside(int fd)
 static void probe_main(int fd, int user_namespace)
 {
     static const enum lab_probe_step from_sandbox[] = {
-        [SANDBOX_STEP_NONE] = LAB_PROBE_ROOT,        [SANDBOX_STEP_OPEN_HOST] = LAB_PROBE_ROOT,
-        [SANDBOX_STEP_USER_NS] = LAB_PROBE_USER_NS,  [SANDBOX_STEP_ID_MAP] = LAB_PROBE_ID_MAP,
+        [SANDBOX_STEP_NONE] = LAB_PROBE_ROOT,         [SANDBOX_STEP_OPEN_HOST] = LAB_PROBE_ROOT,
+        [SANDBOX_STEP_USER_NS] = LAB_PROBE_USER_NS,   [SANDBOX_STEP_ID_MAP] = LAB_PROBE_ID_MAP,
         [SANDBOX_STEP_MOUNT_NS] = LAB_PROBE_MOUNT_NS, [SANDBOX_STEP_BUILD_ROOT] = LAB_PROBE_ROOT,
     };
     struct sandbox_info info = {.failed_step = SANDBOX_STEP_NONE};

@@ -30,8 +30,9 @@ const char *lab_probe_step_name(enum lab_probe_step step)
     return step <= LAB_PROBE_CRASHED ? names[step] : "?";
 }
 
-#define DOCKER_FIX "docker run --cap-add SYS_ADMIN --security-opt seccomp=unconfined " \
-                   "--security-opt apparmor=unconfined ... (or podman with the same options)"
+#define DOCKER_FIX                                                                                 \
+    "docker run --cap-add SYS_ADMIN --security-opt seccomp=unconfined "                            \
+    "--security-opt apparmor=unconfined ... (or podman with the same options)"
 
 static int say(struct lab_diagnosis *out, const char *fix, const char *fmt, ...)
 {
@@ -79,19 +80,22 @@ static int explain_user_route(const struct lab_facts *f, struct lab_diagnosis *o
                    "this kernel has no user namespaces (CONFIG_USER_NS), so only root can "
                    "open the lab");
     if (p->step == LAB_PROBE_USER_NS && f->max_user_namespaces == 0)
-        return say(out, f->limits.in_init_userns
-                            ? "sudo sysctl -w user.max_user_namespaces=15000"
-                            : "this runs in a user namespace whose owner lowered it: they "
-                              "raise it there (`echo 15000 >/proc/sys/user/max_user_namespaces`)"
-                              ", or start pidns-tutor outside it",
+        return say(out,
+                   f->limits.in_init_userns
+                       ? "sudo sysctl -w user.max_user_namespaces=15000"
+                       : "this runs in a user namespace whose owner lowered it: they "
+                         "raise it there (`echo 15000 >/proc/sys/user/max_user_namespaces`)"
+                         ", or start pidns-tutor outside it",
                    "user namespaces are disabled: user.max_user_namespaces is 0");
     if (explain_limit(f, p, out) == 0)
         return 0;
     if (p->step == LAB_PROBE_USER_NS && p->error == ENOSPC) {
         snprintf(fix, sizeof fix, "sudo sysctl -w user.max_user_namespaces=%ld",
                  f->max_user_namespaces > 0 ? 2 * f->max_user_namespaces : 15000);
-        return say(out, fix, "the limit on user namespaces is reached (user.max_user_namespaces "
-                             "is %ld)", f->max_user_namespaces);
+        return say(out, fix,
+                   "the limit on user namespaces is reached (user.max_user_namespaces "
+                   "is %ld)",
+                   f->max_user_namespaces);
     }
     if (p->step == LAB_PROBE_USER_NS && f->unprivileged_userns_clone == 0)
         return say(out, "sudo sysctl -w kernel.unprivileged_userns_clone=1",
@@ -110,15 +114,17 @@ static int explain_user_route(const struct lab_facts *f, struct lab_diagnosis *o
         return say(out, DOCKER_FIX,
                    "the container refuses to create user namespaces (its seccomp profile)");
     if ((p->step == LAB_PROBE_LAB_PROC || p->step == LAB_PROBE_NESTED_PROC) && refused(p->error))
-        return say(out, f->container ? "docker run --security-opt systempaths=unconfined ..."
-                                     : "sudo pidns-tutor",
+        return say(out,
+                   f->container ? "docker run --security-opt systempaths=unconfined ..."
+                                : "sudo pidns-tutor",
                    "mounting a procfs in a user namespace is refused: parts of /proc are hidden "
-                   "under other mounts%s", f->container ? " (the container masks them)" : "");
+                   "under other mounts%s",
+                   f->container ? " (the container masks them)" : "");
     if (p->error == EAGAIN || p->error == ENOSPC) /* a limit none of ours names: not sudo */
         return say(out, "pidns-tutor --doctor lists the limits on processes and namespaces",
                    "%s failed: %s", lab_probe_step_name(p->step), strerror(p->error));
     return say(out, f->root ? DOCKER_FIX : "sudo pidns-tutor", "%s failed: %s",
-        lab_probe_step_name(p->step), strerror(p->error));
+               lab_probe_step_name(p->step), strerror(p->error));
 }
 
 static int explain(const struct lab_facts *f, struct lab_diagnosis *out)

@@ -201,7 +201,8 @@ static int diff_sorted(char *a, char *b, const char *what, FILE *report)
     while (la != NULL || lb != NULL) {
         int c = la == NULL ? 1 : lb == NULL ? -1 : strcmp(la, lb);
         if (c != 0 && report != NULL)
-            fprintf(report, "(changed meanwhile elsewhere on this machine, not by the lab: %s %s: %s)\n",
+            fprintf(report,
+                    "(changed meanwhile elsewhere on this machine, not by the lab: %s %s: %s)\n",
                     c < 0 ? "gone from" : "new in", what, c < 0 ? la : lb);
         count += c != 0;
         if (c <= 0)
@@ -222,7 +223,8 @@ int lab_host_differences(struct lab *lab, FILE *report)
 
     if (mounts == NULL || root == NULL) {
         if (report != NULL)
-            fprintf(report, "host not checked: reading its mount table and /: %s\n", strerror(errno));
+            fprintf(report, "host not checked: reading its mount table and /: %s\n",
+                    strerror(errno));
         count = -1;
     } else {
         count += diff_sorted(lab->host_mounts_at_open, mounts, "the mount table", report);

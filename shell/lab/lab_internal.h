@@ -45,7 +45,7 @@ struct lab {
     int host_root_fd;
     pid_t walls_builder; /* lab_walls.c: builds the view, until the keeper is in */
     int walls_cmd_fd, walls_status_fd;
-    struct lab_cgroup cgroup; /* the bound per lab (lab_cgroup.c), when delegated */
+    struct lab_cgroup cgroup;  /* the bound per lab (lab_cgroup.c), when delegated */
     char *host_mounts_at_open; /* normalised host mount table */
     char *host_root_at_open;   /* sorted names in the host's / */
     unsigned *baseline_mounts; /* mount ids of the keeper's namespace at open */
@@ -134,11 +134,11 @@ void lab_walls_end(struct lab *lab);
 /* lab_run.c */
 struct lab_runner_spec {
     const char *command_line;
-    int use_tty;         /* stdin is our terminal: give it to the command */
-    int out_fd, err_fd;  /* the command's stdout/stderr (if pump_to_fd < 0) */
-    int pump_to_fd;      /* >= 0: the runner copies the output here and says
-                            when the command has settled (lab_start) */
-    int c_locale;        /* LC_ALL=C */
+    int use_tty;                     /* stdin is our terminal: give it to the command */
+    int out_fd, err_fd;              /* the command's stdout/stderr (if pump_to_fd < 0) */
+    int pump_to_fd;                  /* >= 0: the runner copies the output here and says
+                                        when the command has settled (lab_start) */
+    int c_locale;                    /* LC_ALL=C */
     const struct lab_expect *expect; /* lab_start_expecting(); NULL otherwise */
 };
 int lab_job_reap(struct lab *lab, struct lab_job_slot *slot, int block);

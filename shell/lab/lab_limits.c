@@ -66,7 +66,8 @@ static void limits_pids(struct lab_limits *l)
     l->pids_current = LAB_LIMITS_UNKNOWN;
     while (f != NULL && fgets(line, sizeof line, f) != NULL) {
         line[strcspn(line, "\n")] = '\0';
-        if (strncmp(line, "0::", 3) == 0 && base == NULL && access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0) {
+        if (strncmp(line, "0::", 3) == 0 && base == NULL &&
+            access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0) {
             snprintf(rel, sizeof rel, "%.199s", line + 3);
             base = "/sys/fs/cgroup";
         } else if (strstr(line, ":pids:") != NULL) {
@@ -128,9 +129,10 @@ void lab_limits_gather(struct lab_limits *l)
 
     memset(l, 0, sizeof *l);
     l->uid = limits_host_uid != -1 ? limits_host_uid : limits_outer_uid_now();
-    l->root = geteuid() == 0 &&
-              stat("/proc/self/ns/user", &st) == 0 && (unsigned long)st.st_ino == PROC_USER_INIT_INO;
-    l->in_init_userns = stat("/proc/self/ns/user", &st) != 0 || (unsigned long)st.st_ino == PROC_USER_INIT_INO;
+    l->root = geteuid() == 0 && stat("/proc/self/ns/user", &st) == 0 &&
+              (unsigned long)st.st_ino == PROC_USER_INIT_INO;
+    l->in_init_userns =
+        stat("/proc/self/ns/user", &st) != 0 || (unsigned long)st.st_ino == PROC_USER_INIT_INO;
     pw = getpwuid((uid_t)l->uid);
     snprintf(l->user, sizeof l->user, "%s", pw != NULL ? pw->pw_name : "");
     l->nproc = l->nproc_hard = LAB_LIMITS_UNLIMITED;
@@ -150,7 +152,8 @@ int lab_limits_error_in(const char *text)
 {
     if (text == NULL)
         return 0;
-    if (strstr(text, "Cannot fork") != NULL || strstr(text, "Resource temporarily unavailable") != NULL ||
+    if (strstr(text, "Cannot fork") != NULL ||
+        strstr(text, "Resource temporarily unavailable") != NULL ||
         strstr(text, "fork: retry") != NULL)
         return EAGAIN;
     if (strstr(text, "No space left on device") != NULL &&

@@ -22,16 +22,16 @@
 #define LAB_LIMITS_UNKNOWN (-2L)
 
 struct lab_limits {
-    long uid;               /* real uid */
-    int root;               /* root of the machine: RLIMIT_NPROC does not apply */
-    int in_init_userns;     /* not inside a user namespace someone else set limits in */
-    char user[64];          /* account name, "" if unknown */
-    long nproc;             /* RLIMIT_NPROC soft limit, UNLIMITED or a number */
-    long nproc_hard;        /* its hard limit */
-    long user_tasks;        /* tasks (threads) of this real uid, UNKNOWN if unread */
-    long pids_max;          /* tightest pids.max of our cgroup and its parents */
-    long pids_current;      /* pids.current of that cgroup */
-    char pids_cgroup[256];  /* that cgroup's directory ("" if none has a limit) */
+    long uid;                 /* real uid */
+    int root;                 /* root of the machine: RLIMIT_NPROC does not apply */
+    int in_init_userns;       /* not inside a user namespace someone else set limits in */
+    char user[64];            /* account name, "" if unknown */
+    long nproc;               /* RLIMIT_NPROC soft limit, UNLIMITED or a number */
+    long nproc_hard;          /* its hard limit */
+    long user_tasks;          /* tasks (threads) of this real uid, UNKNOWN if unread */
+    long pids_max;            /* tightest pids.max of our cgroup and its parents */
+    long pids_current;        /* pids.current of that cgroup */
+    char pids_cgroup[256];    /* that cgroup's directory ("" if none has a limit) */
     long max_pid_namespaces;  /* user.max_pid_namespaces here, UNKNOWN if unread */
     long max_user_namespaces; /* user.max_user_namespaces here */
     long pid_max;             /* kernel.pid_max */
@@ -48,8 +48,8 @@ void lab_limits_remember_uid(void);
  * ENOSPC): the sentence naming it, its value and what a lesson needs into
  * problem; who changes it, and how, into fix. 0, or -1 (nothing written) when
  * error is neither or no limit explains it. */
-int lab_limits_explain(const struct lab_limits *l, int error, char *problem, size_t plen,
-                       char *fix, size_t flen);
+int lab_limits_explain(const struct lab_limits *l, int error, char *problem, size_t plen, char *fix,
+                       size_t flen);
 
 /* The errno that a program's output shows hitting a limit ("Cannot fork",
  * "Resource temporarily unavailable", "No space left on device" next to

@@ -26,7 +26,11 @@ static enum limits_which limits_tightest(const struct lab_limits *l, long *room)
 {
     enum limits_which which = LIMITS_NONE;
     long in_use = l->user_tasks > 0 ? l->user_tasks : 0, all = l->tasks > 0 ? l->tasks : 0;
-    struct { enum limits_which which; long room; int applies; } c[] = {
+    struct {
+        enum limits_which which;
+        long room;
+        int applies;
+    } c[] = {
         {LIMITS_NPROC, l->nproc - in_use, !l->root && l->nproc >= 0},
         {LIMITS_PIDS, l->pids_max - l->pids_current, l->pids_max >= 0},
         {LIMITS_PID_MAX, l->pid_max - all, l->pid_max >= 0 && l->tasks >= 0},
@@ -59,34 +63,41 @@ static int limits_tasks(const struct lab_limits *l, char *problem, size_t plen, 
     case LIMITS_NPROC:
         snprintf(problem, plen,
                  "your account may run %ld processes at once (ulimit -u, RLIMIT_NPROC; %ld "
-                 "run now), and a lesson needs about %d", l->nproc, l->user_tasks, LAB_LIMITS_NEED_TASKS);
+                 "run now), and a lesson needs about %d",
+                 l->nproc, l->user_tasks, LAB_LIMITS_NEED_TASKS);
         if (l->nproc_hard < 0 || l->nproc_hard >= l->user_tasks + LAB_LIMITS_NEED_TASKS)
-            snprintf(fix, flen, "raise it yourself up to the hard limit: `ulimit -u %ld` before "
+            snprintf(fix, flen,
+                     "raise it yourself up to the hard limit: `ulimit -u %ld` before "
                      "pidns-tutor; or an administrator sets `%s - nproc %ld` in "
-                     "/etc/security/limits.conf", limits_suggest(l->user_tasks), who,
-                     limits_suggest(l->user_tasks));
+                     "/etc/security/limits.conf",
+                     limits_suggest(l->user_tasks), who, limits_suggest(l->user_tasks));
         else
-            snprintf(fix, flen, "the administrator raises it: `%s - nproc %ld` in "
+            snprintf(fix, flen,
+                     "the administrator raises it: `%s - nproc %ld` in "
                      "/etc/security/limits.conf (the hard limit is %ld), then you log in again",
                      who, limits_suggest(l->user_tasks), l->nproc_hard);
         return 0;
     case LIMITS_PIDS:
         snprintf(problem, plen,
                  "your cgroup %s may hold %ld tasks at once (pids.max; %ld now), and a lesson "
-                 "needs about %d", l->pids_cgroup, l->pids_max, l->pids_current,
-                 LAB_LIMITS_NEED_TASKS);
-        snprintf(fix, flen, "the administrator raises it: `systemctl set-property user-%ld.slice "
-                 "TasksMax=%ld` (or writes pids.max of that cgroup)", l->uid,
-                 limits_suggest(l->pids_current));
+                 "needs about %d",
+                 l->pids_cgroup, l->pids_max, l->pids_current, LAB_LIMITS_NEED_TASKS);
+        snprintf(fix, flen,
+                 "the administrator raises it: `systemctl set-property user-%ld.slice "
+                 "TasksMax=%ld` (or writes pids.max of that cgroup)",
+                 l->uid, limits_suggest(l->pids_current));
         return 0;
     case LIMITS_PID_MAX:
     case LIMITS_THREADS_MAX: {
         int pid = which == LIMITS_PID_MAX;
         long max = pid ? l->pid_max : l->threads_max;
-        snprintf(problem, plen, "the machine runs %ld tasks and allows %ld (%s); a lesson needs "
-                 "about %d more", l->tasks, max, pid ? "kernel.pid_max" : "kernel.threads-max",
+        snprintf(problem, plen,
+                 "the machine runs %ld tasks and allows %ld (%s); a lesson needs "
+                 "about %d more",
+                 l->tasks, max, pid ? "kernel.pid_max" : "kernel.threads-max",
                  LAB_LIMITS_NEED_TASKS);
-        snprintf(fix, flen, "the administrator raises it (`sysctl -w %s=%ld`) and bounds each "
+        snprintf(fix, flen,
+                 "the administrator raises it (`sysctl -w %s=%ld`) and bounds each "
                  "learner (pidns-tutor --doctor says how)",
                  pid ? "kernel.pid_max" : "kernel.threads-max", 2 * max);
         return 0;
@@ -104,22 +115,28 @@ static int limits_namespaces(const struct lab_limits *l, char *problem, size_t p
     long value = pid ? l->max_pid_namespaces : l->max_user_namespaces;
     const char *name = pid ? "max_pid_namespaces" : "max_user_namespaces";
 
-    if (!pid && (l->max_user_namespaces < 0 || l->max_user_namespaces >= LAB_LIMITS_NEED_NAMESPACES))
+    if (!pid &&
+        (l->max_user_namespaces < 0 || l->max_user_namespaces >= LAB_LIMITS_NEED_NAMESPACES))
         return -1;
-    snprintf(problem, plen, "%s namespaces are limited to %ld here (user.%s); a lesson needs "
-             "up to %d", pid ? "PID" : "user", value, name, LAB_LIMITS_NEED_NAMESPACES);
+    snprintf(problem, plen,
+             "%s namespaces are limited to %ld here (user.%s); a lesson needs "
+             "up to %d",
+             pid ? "PID" : "user", value, name, LAB_LIMITS_NEED_NAMESPACES);
     if (l->in_init_userns)
-        snprintf(fix, flen, "the administrator raises it: `sysctl -w user.%s=%d` (and in "
-                 "/etc/sysctl.d/ to keep it)", name, 15000);
+        snprintf(fix, flen,
+                 "the administrator raises it: `sysctl -w user.%s=%d` (and in "
+                 "/etc/sysctl.d/ to keep it)",
+                 name, 15000);
     else
-        snprintf(fix, flen, "this runs in a user namespace whose owner lowered it: they raise it "
+        snprintf(fix, flen,
+                 "this runs in a user namespace whose owner lowered it: they raise it "
                  "there (`echo %d >/proc/sys/user/%s`), or start pidns-tutor outside it",
                  15000, name);
     return 0;
 }
 
-int lab_limits_explain(const struct lab_limits *l, int error, char *problem, size_t plen,
-                       char *fix, size_t flen)
+int lab_limits_explain(const struct lab_limits *l, int error, char *problem, size_t plen, char *fix,
+                       size_t flen)
 {
     if (error == EAGAIN)
         return limits_tasks(l, problem, plen, fix, flen);

@@ -76,7 +76,8 @@ struct runner_handle {
     int error; /* from an 'E' message */
 };
 
-static int spawn_runner(struct lab *lab, const struct lab_runner_spec *spec, struct runner_handle *h)
+static int spawn_runner(struct lab *lab, const struct lab_runner_spec *spec,
+                        struct runner_handle *h)
 {
     int status[2], go[2];
 
@@ -92,8 +93,16 @@ static int spawn_runner(struct lab *lab, const struct lab_runner_spec *spec, str
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        int keep[] = {0, 1, 2, status[1], go[0], lab->keeper_mnt_fd, lab->lab_proc_fd, spec->out_fd,
-                      spec->err_fd, spec->pump_to_fd};
+        int keep[] = {0,
+                      1,
+                      2,
+                      status[1],
+                      go[0],
+                      lab->keeper_mnt_fd,
+                      lab->lab_proc_fd,
+                      spec->out_fd,
+                      spec->err_fd,
+                      spec->pump_to_fd};
         io_close_fds_except(keep, sizeof keep / sizeof keep[0]);
         lab_runner_main(lab, spec, status[1], go[0]);
     }
@@ -158,8 +167,8 @@ struct capture {
 
 /* What wait_runner() waits for. */
 enum wait_until {
-    WAIT_END,     /* the runner's end; a SIGINT to the shell goes on to the command */
-    WAIT_SETTLED, /* the same, or the command settled (lab_start) */
+    WAIT_END,               /* the runner's end; a SIGINT to the shell goes on to the command */
+    WAIT_SETTLED,           /* the same, or the command settled (lab_start) */
     WAIT_SETTLED_OR_SIGINT, /* the same, but a SIGINT ends the wait and does not
                                reach the command (lab_start_background) */
 };
@@ -284,8 +293,12 @@ static int add_job(struct lab *lab, const char *command_line, const struct runne
     if (slot->command == NULL)
         return -1;
     slot->runner = h->pid;
-    slot->job = (struct lab_job){lab->next_job_id++, lab_host_pid_of(h->pid, h->command_lab_pid),
-                                 h->command_lab_pid, slot->command, 1, -1};
+    slot->job = (struct lab_job){lab->next_job_id++,
+                                 lab_host_pid_of(h->pid, h->command_lab_pid),
+                                 h->command_lab_pid,
+                                 slot->command,
+                                 1,
+                                 -1};
     lab->job_count++;
     return slot->job.id;
 }

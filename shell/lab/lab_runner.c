@@ -120,7 +120,8 @@ static void command_main(const struct lab *lab, const struct lab_runner_spec *sp
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     lab_reset_signals();
-    int in = spec->use_tty ? fcntl(0, F_DUPFD_CLOEXEC, 10) : open("/dev/null", O_RDONLY | O_CLOEXEC);
+    int in =
+        spec->use_tty ? fcntl(0, F_DUPFD_CLOEXEC, 10) : open("/dev/null", O_RDONLY | O_CLOEXEC);
     int out = fcntl(pump_w >= 0 ? pump_w : spec->out_fd, F_DUPFD_CLOEXEC, 10);
     int err = fcntl(pump_w >= 0 ? pump_w : spec->err_fd, F_DUPFD_CLOEXEC, 10);
     if (in == -1 || out == -1 || err == -1 || dup2(in, 0) == -1 || dup2(out, 1) == -1 ||
@@ -337,7 +338,7 @@ static void runner_fail(int status_fd, int error)
 }
 
 void lab_runner_main(const struct lab *lab, const struct lab_runner_spec *spec, int status_fd,
-                        int go_fd)
+                     int go_fd)
 {
     struct runner_state st = {.pump_fd = -1, .expect = spec->expect};
     sigset_t mask;
@@ -385,4 +386,3 @@ void lab_runner_main(const struct lab *lab, const struct lab_runner_spec *spec, 
         pump_output(&st, spec->pump_to_fd);
     _exit(code);
 }
-

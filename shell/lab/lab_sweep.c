@@ -195,8 +195,9 @@ static int note_spared(int proc_fd, pid_t pid, const char *name, void *arg)
     struct spared_search *s = arg;
     struct procfs_status st;
     (void)pid;
-    if (lab_in_pid_namespace(proc_fd, name, s->lab_ns) && lab_read_status(proc_fd, name, &st) == 0 &&
-        st.ppid == getpid() && st.nspid[st.nspid_count - 1] > 1 && strcmp(st.name, "lab-runner") != 0)
+    if (lab_in_pid_namespace(proc_fd, name, s->lab_ns) &&
+        lab_read_status(proc_fd, name, &st) == 0 && st.ppid == getpid() &&
+        st.nspid[st.nspid_count - 1] > 1 && strcmp(st.name, "lab-runner") != 0)
         s->spared->lab_pid[s->spared->count++] = st.nspid[st.nspid_count - 1];
     return s->spared->count == LAB_SPARED_MAX;
 }

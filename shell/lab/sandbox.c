@@ -221,8 +221,8 @@ int sandbox_enter(int flags, struct sandbox_info *info, char *err, size_t errlen
     return 0;
 
 failed_unshare:
-    fail(err, errlen, local.used_user_namespace ? "unshare(CLONE_NEWUSER|CLONE_NEWNS)"
-                                                : "unshare(CLONE_NEWNS)");
+    fail(err, errlen,
+         local.used_user_namespace ? "unshare(CLONE_NEWUSER|CLONE_NEWNS)" : "unshare(CLONE_NEWNS)");
 failed:
     if (info != NULL)
         info->failed_step = local.failed_step;
@@ -398,7 +398,8 @@ int sandbox_protect_host(int flags, const char *const *keep, char *err, size_t e
     /* A home under /tmp is gone with the host's /tmp: made again, empty. */
     if (rc == 0 && home != NULL && home[0] == '/' && access(home, F_OK) == -1)
         mkdir_parents(home, 1, 0700);
-    if (rc == 0 && (scratch(home, "0700", err, errlen) == -1 || bind_back(keep, fds, err, errlen) == -1))
+    if (rc == 0 &&
+        (scratch(home, "0700", err, errlen) == -1 || bind_back(keep, fds, err, errlen) == -1))
         rc = -1;
     for (int i = 0; i < SANDBOX_KEEP_MAX; i++)
         if (fds[i] != -1)

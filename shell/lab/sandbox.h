@@ -16,25 +16,25 @@
 
 /* The step at which sandbox_enter() failed (for a diagnosis). */
 enum sandbox_step {
-    SANDBOX_STEP_NONE,          /* no failure */
-    SANDBOX_STEP_OPEN_HOST,     /* opening the host's mountinfo or / */
-    SANDBOX_STEP_USER_NS,       /* unshare(CLONE_NEWUSER|CLONE_NEWNS) */
-    SANDBOX_STEP_ID_MAP,        /* writing uid_map / gid_map */
-    SANDBOX_STEP_MOUNT_NS,      /* unshare(CLONE_NEWNS) as root */
-    SANDBOX_STEP_BUILD_ROOT,    /* the tmpfs root, bind mounts, pivot_root */
+    SANDBOX_STEP_NONE,       /* no failure */
+    SANDBOX_STEP_OPEN_HOST,  /* opening the host's mountinfo or / */
+    SANDBOX_STEP_USER_NS,    /* unshare(CLONE_NEWUSER|CLONE_NEWNS) */
+    SANDBOX_STEP_ID_MAP,     /* writing uid_map / gid_map */
+    SANDBOX_STEP_MOUNT_NS,   /* unshare(CLONE_NEWNS) as root */
+    SANDBOX_STEP_BUILD_ROOT, /* the tmpfs root, bind mounts, pivot_root */
 };
 
 struct sandbox_info {
     int used_user_namespace; /* 1 when entered as an ordinary user */
     uid_t outer_uid;         /* the caller's uid and gid outside */
     gid_t outer_gid;
-    int host_mountinfo_fd;   /* open on the host's /proc/self/mountinfo (-1 if not asked) */
-    int host_root_fd;        /* open on the host's root directory (-1 if not asked) */
+    int host_mountinfo_fd;         /* open on the host's /proc/self/mountinfo (-1 if not asked) */
+    int host_root_fd;              /* open on the host's root directory (-1 if not asked) */
     enum sandbox_step failed_step; /* set on failure too, when info is not NULL */
 };
 
 enum sandbox_flags {
-    SANDBOX_KEEP_HOST_MOUNTINFO = 1 << 0, /* open host_mountinfo_fd before leaving */
+    SANDBOX_KEEP_HOST_MOUNTINFO = 1 << 0,  /* open host_mountinfo_fd before leaving */
     SANDBOX_FORCE_USER_NAMESPACE = 1 << 1, /* use a user namespace even as root */
     SANDBOX_KEEP_HOST_ROOT = 1 << 2,       /* open host_root_fd before leaving */
 };

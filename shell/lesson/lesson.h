@@ -98,9 +98,9 @@ struct lesson_step {
 };
 
 struct lesson {
-    char *path;    /* the file it came from */
-    char *id;      /* file name without .adoc, e.g. "01-new-namespace" */
-    int number;    /* the leading number of the file name */
+    char *path; /* the file it came from */
+    char *id;   /* file name without .adoc, e.g. "01-new-namespace" */
+    int number; /* the leading number of the file name */
     char *title;
     char *summary; /* one line, for the lesson list */
     char *kernel;  /* the kernel version it needs, e.g. "3.8"; NULL = any */
@@ -126,9 +126,9 @@ void lesson_free_all(struct lesson *lessons, size_t count);
 
 /* Compares a command's output with an EXPECT pattern: whole lines, with
  * leading and trailing blanks ignored and runs of blanks folded (so that
- * right-aligned columns of varying width match), trailing empty lines ignored; in the pattern, {N} matches a
- * number, {*} any text within a line, and a line "..." any number of lines.
- * Returns 1 on a match, 0 otherwise. */
+ * right-aligned columns of varying width match), trailing empty lines ignored; in the pattern, {N}
+ * matches a number, {*} any text within a line, and a line "..." any number of lines. Returns 1 on
+ * a match, 0 otherwise. */
 int lesson_output_matches(const char *pattern, const char *output);
 
 /* Compares output with an EXPECT block: lesson_output_matches, or for an

@@ -426,9 +426,8 @@ static int lb_block(struct lp *p, struct lesson_step *step)
         rc = lp_check_modifiers(p, at, &a, NULL) ?: lb_exercise(p, step, at);
     else if (rc == 0 && !strcmp(role, "quiz"))
         rc = lp_check_modifiers(p, at, &a, NULL) ?: lb_quiz(p, step, at);
-    else if (rc == 0 &&
-             (!strcmp(role, "check") || !strcmp(role, "solution") || !strcmp(role, "hint") ||
-              !strcmp(role, "wrong")))
+    else if (rc == 0 && (!strcmp(role, "check") || !strcmp(role, "solution") ||
+                         !strcmp(role, "hint") || !strcmp(role, "wrong")))
         rc = lp_fail(p, at, "[.%s] belongs inside an [.exercise] block", role);
     else if (rc == 0 && !strcmp(role, "answer"))
         rc = lp_fail(p, at, "[.answer] belongs inside a [.predict] block");

@@ -158,7 +158,8 @@ static int include_scan_text(const char *text, const char *tag, struct include_s
         } else if (colons && tag != NULL && s->open_line && !s->closed &&
                    include_line_has(line, len, n.close, n.close_len)) {
             s->closed = 1;
-        } else if (s->open_line && !s->closed && !(colons && include_line_is_directive(line, len))) {
+        } else if (s->open_line && !s->closed &&
+                   !(colons && include_line_is_directive(line, len))) {
             if (!s->first_line)
                 s->first_line = lineno;
             if (include_append(s, line, len) == -1) {
@@ -183,8 +184,8 @@ int lesson_include_text(const char *text, const char *name, const char *tag, cha
                  name, tag, tag);
         rc = -1;
     } else if (rc == 0 && tag != NULL && !s.closed) {
-        snprintf(why, whylen, "tag '%s' opened at %s:%d is never closed with end::%s[]", tag,
-                 name, s.open_line, tag);
+        snprintf(why, whylen, "tag '%s' opened at %s:%d is never closed with end::%s[]", tag, name,
+                 s.open_line, tag);
         rc = -1;
     } else if (rc == 0 && tag != NULL && !s.code) {
         snprintf(why, whylen, "tag '%s' in %s marks an empty region", tag, name);

@@ -343,7 +343,8 @@ int lp_listing_once(struct lp *p, size_t at, const char *role, char **text)
 static int lp_version(const char *v, int *major, int *minor)
 {
     int used = 0;
-    if (sscanf(v, "%3d.%3d%n", major, minor, &used) != 2 || v[used] != '\0' || !isdigit((unsigned char)v[0]))
+    if (sscanf(v, "%3d.%3d%n", major, minor, &used) != 2 || v[used] != '\0' ||
+        !isdigit((unsigned char)v[0]))
         return -1;
     return 0;
 }
@@ -362,7 +363,8 @@ int lp_step_kernel(struct lp *p, const char *lesson_kernel, char **kernel)
     if (lp_version(v, &major, &minor) == -1)
         return lp_fail(p, at, "[kernel=%s]: write the version as X.Y, such as 6.11", v);
     if (at + 1 >= p->limit || strncmp(lp_line(p, at + 1), "== ", 3) != 0)
-        return lp_fail(p, at, "[kernel=%s] belongs on the line right before a step's '== Title'", v);
+        return lp_fail(p, at, "[kernel=%s] belongs on the line right before a step's '== Title'",
+                       v);
     if (lesson_kernel && sscanf(lesson_kernel, "%d.%d", &lmajor, &lminor) == 2 &&
         (major < lmajor || (major == lmajor && minor <= lminor)))
         return lp_fail(p, at,

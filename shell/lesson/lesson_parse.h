@@ -30,7 +30,7 @@ struct lp_attrs {
     char lang[32];
     char roles[LP_MAX_ROLES][24]; /* roles[0] is the role, the rest modifiers */
     size_t role_count;
-    char *when; /* malloc'd, hint only */
+    char *when;   /* malloc'd, hint only */
     char job[24]; /* job=NAME, [.run.background] only; "" when none */
 };
 

@@ -43,7 +43,8 @@ static int find_wrong(struct lp *p, size_t at, const char *dir, struct lesson_bl
         size_t n = strlen(e->d_name);
         if (n < 9 || strncmp(e->d_name, "wrong-", 6) != 0 || strcmp(e->d_name + n - 2, ".c") != 0)
             continue;
-        char **bigger = realloc(b->wrong_programs, (b->wrong_program_count + 1) * sizeof *b->wrong_programs);
+        char **bigger =
+            realloc(b->wrong_programs, (b->wrong_program_count + 1) * sizeof *b->wrong_programs);
         if (bigger == NULL || (bigger[b->wrong_program_count] = strdup(e->d_name)) == NULL) {
             b->wrong_programs = bigger != NULL ? bigger : b->wrong_programs;
             closedir(d);
@@ -74,11 +75,13 @@ int lp_program_resolve(struct lp *p, size_t at, struct lesson_block *b)
     while (dir_start != NULL && dir_start > line && dir_start[-1] != '/')
         dir_start--;
     if (slash == NULL || flen < 3 || strcmp(file + flen - 2, ".c") != 0 ||
-        !plain_name(file, flen - 2, "_") || !plain_name(dir_start, (size_t)(slash - dir_start), "-_") ||
+        !plain_name(file, flen - 2, "_") ||
+        !plain_name(dir_start, (size_t)(slash - dir_start), "-_") ||
         strcmp(file, "solution.c") == 0)
-        return lp_fail(p, at,
-                       "[.program] names the learner's file in a folder of its own, "
-                       "such as ../exercises/01-name/name.c (letters, digits, '_'; not solution.c)");
+        return lp_fail(
+            p, at,
+            "[.program] names the learner's file in a folder of its own, "
+            "such as ../exercises/01-name/name.c (letters, digits, '_'; not solution.c)");
     if (asprintf(&b->program_path, "%s/%s", p->base_dir, line) == -1) {
         b->program_path = NULL;
         return lp_oom(p);
@@ -92,8 +95,10 @@ int lp_program_resolve(struct lp *p, size_t at, struct lesson_block *b)
     }
     int rc = access(solution, R_OK) == 0
                  ? find_wrong(p, at, dir, b)
-                 : lp_fail(p, at, "[.program]: no %s (the reference solution, shown once the "
-                                  "check passes)", solution);
+                 : lp_fail(p, at,
+                           "[.program]: no %s (the reference solution, shown once the "
+                           "check passes)",
+                           solution);
     free(solution);
     free(dir);
     return rc;

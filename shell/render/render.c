@@ -60,7 +60,6 @@ void render_init(struct render *r, FILE *out, int no_colour)
         r->width = RENDER_MIN_WIDTH;
 }
 
-
 static int is_blank(char c)
 {
     return c == ' ' || c == '\t';

@@ -154,8 +154,8 @@ static int drain(struct relay *t, int data)
 
 /* The relay: copy until end of file; when asked, send the copy back. A note
  * is shown only while the shell waits for the command (before it asks). */
-static void relay_main(const struct render *r, int data, int control, int capture,
-                       const char *note, int note_after_ms)
+static void relay_main(const struct render *r, int data, int control, int capture, const char *note,
+                       int note_after_ms)
 {
     struct relay t = {.render = r, .at_line_start = 1, .note = note};
     int open_data = 1;

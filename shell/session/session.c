@@ -183,8 +183,9 @@ static void welcome_back(struct shell *sh, int current)
     if (next != current)
         snprintf(done, sizeof done, "lesson %d is done; ", sh->lessons[current].number);
     if (e != NULL && e->finished && first >= 0)
-        snprintf(where, sizeof where, "returns to %s, at the exercise you skipped in step %d of %zu",
-                 l->title, first + 1, l->step_count);
+        snprintf(where, sizeof where,
+                 "returns to %s, at the exercise you skipped in step %d of %zu", l->title,
+                 first + 1, l->step_count);
     else if (e != NULL && e->step > 0 && (size_t)e->step < l->step_count)
         snprintf(where, sizeof where, "resumes %s at step %d of %zu", l->title, e->step + 1,
                  l->step_count);

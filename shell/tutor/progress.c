@@ -261,8 +261,8 @@ static int parse_line(struct progress *p, char *line)
         snprintf(p->current, sizeof p->current, "%s", id);
         return 0;
     }
-    if (parse_lesson(line, id, &step, &done, &checked, &skipped, &legacy) == -1 ||
-        !valid_id(id) || step < 0 || step > 10000 || (done != 0 && done != 1))
+    if (parse_lesson(line, id, &step, &done, &checked, &skipped, &legacy) == -1 || !valid_id(id) ||
+        step < 0 || step > 10000 || (done != 0 && done != 1))
         return -1;
     struct progress_entry *e = progress_entry(p, id);
     if (e == NULL)

@@ -34,8 +34,8 @@ struct progress_entry {
 struct progress {
     char dir[PATH_MAX];  /* the state directory ("" if none) */
     char path[PATH_MAX]; /* dir/progress */
-    int writable;     /* 0 after a failure: warn once, keep going */
-    int change_owner; /* under sudo: chown new files to owner */
+    int writable;        /* 0 after a failure: warn once, keep going */
+    int change_owner;    /* under sudo: chown new files to owner */
     uid_t owner_uid;
     gid_t owner_gid;
     char current[PROGRESS_ID_MAX]; /* the lesson in progress, "" if none */

@@ -252,7 +252,8 @@ static void row_cells(const struct roster_row *row, const struct roster_lessons 
                       char *done, size_t done_len, char *now, size_t now_len, char *when,
                       size_t when_len, int utc)
 {
-    size_t total = lessons != NULL ? lessons->count : 0, steps = lesson_steps(lessons, row->current);
+    size_t total = lessons != NULL ? lessons->count : 0,
+           steps = lesson_steps(lessons, row->current);
     struct tm tm;
 
     if (total > 0)
@@ -269,8 +270,8 @@ static void row_cells(const struct roster_row *row, const struct roster_lessons 
         snprintf(now, now_len, "%s, step %d of %zu", row->current, row->step + 1, steps);
     else
         snprintf(now, now_len, "%s, step %d", row->current, row->step + 1);
-    if (row->last_active == 0 || (utc ? gmtime_r(&row->last_active, &tm)
-                                      : localtime_r(&row->last_active, &tm)) == NULL)
+    if (row->last_active == 0 ||
+        (utc ? gmtime_r(&row->last_active, &tm) : localtime_r(&row->last_active, &tm)) == NULL)
         snprintf(when, when_len, "%s", utc ? "" : "-");
     else
         strftime(when, when_len, utc ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%d %H:%M", &tm);
@@ -475,8 +476,7 @@ static int collect_path(const char *path, const struct roster_lessons *lessons,
         return 0;
     }
     snprintf(dir, sizeof dir, "%s/progress", path);
-    roster_read(path, lstat(dir, &progress_st) == 0 ? "progress" : ROSTER_STATE_REL, lessons,
-                row);
+    roster_read(path, lstat(dir, &progress_st) == 0 ? "progress" : ROSTER_STATE_REL, lessons, row);
     return 0;
 }
 

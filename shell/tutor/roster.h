@@ -30,18 +30,18 @@ enum roster_state {
 };
 
 struct roster_row {
-    char account[256];  /* the account's name, or the PATH named */
-    char path[4200];    /* the progress file, as looked for */
+    char account[256]; /* the account's name, or the PATH named */
+    char path[4200];   /* the progress file, as looked for */
     enum roster_state state;
-    char detail[160];   /* what is wrong, for the states that are not OK */
-    size_t done;        /* lessons done: finished, no exercise left skipped */
+    char detail[160];              /* what is wrong, for the states that are not OK */
+    size_t done;                   /* lessons done: finished, no exercise left skipped */
     char current[PROGRESS_ID_MAX]; /* the lesson in progress, "" if none */
-    int step;           /* its step (0-based) */
-    int current_finished; /* the current lesson was finished (1), and is done (2) */
-    int current_skipped;  /* exercises skipped in the current lesson */
-    size_t skipped;     /* exercises skipped, in every lesson */
-    char skipped_at[512]; /* which: "ID:STEP ID:STEP", the step from 1 */
-    time_t last_active; /* the file's modification time, 0 if unknown */
+    int step;                      /* its step (0-based) */
+    int current_finished;          /* the current lesson was finished (1), and is done (2) */
+    int current_skipped;           /* exercises skipped in the current lesson */
+    size_t skipped;                /* exercises skipped, in every lesson */
+    char skipped_at[512];          /* which: "ID:STEP ID:STEP", the step from 1 */
+    time_t last_active;            /* the file's modification time, 0 if unknown */
 };
 
 /* The lessons the rows are read against: their ids, step counts and the

@@ -103,14 +103,14 @@ void shell_find_dirs(struct shell_dirs *dirs, const char *exe, const char *lesso
     if (slash != NULL)
         *slash = '\0';
     /* A path too long to hold is no build tree: the installed paths then. */
-    int in_tree =
-        slash != NULL &&
-        snprintf(dirs->examples, sizeof dirs->examples, "%s/examples", bindir) <
-            (int)sizeof dirs->examples &&
-        is_dir(dirs->examples) && find_source_tree(bindir, src, sizeof src) == 0 &&
-        snprintf(dirs->lessons, sizeof dirs->lessons, "%s/lessons", src) < (int)sizeof dirs->lessons &&
-        snprintf(dirs->example_src, sizeof dirs->example_src, "%s/examples", src) <
-            (int)sizeof dirs->example_src;
+    int in_tree = slash != NULL &&
+                  snprintf(dirs->examples, sizeof dirs->examples, "%s/examples", bindir) <
+                      (int)sizeof dirs->examples &&
+                  is_dir(dirs->examples) && find_source_tree(bindir, src, sizeof src) == 0 &&
+                  snprintf(dirs->lessons, sizeof dirs->lessons, "%s/lessons", src) <
+                      (int)sizeof dirs->lessons &&
+                  snprintf(dirs->example_src, sizeof dirs->example_src, "%s/examples", src) <
+                      (int)sizeof dirs->example_src;
     if (!in_tree) {
         snprintf(dirs->examples, sizeof dirs->examples, "%s", PIDNS_TUTOR_LIBEXECDIR);
         snprintf(dirs->lessons, sizeof dirs->lessons, "%s/lessons", PIDNS_TUTOR_DATADIR);

@@ -298,7 +298,8 @@ static int run_command(struct shell *sh, const char *command, int mode, const ch
     char *out = NULL;
 
     char *shown = NULL;
-    if ((mode & ~TUTOR_RUN_TYPED) == TUTOR_RUN_BACKGROUND && asprintf(&shown, "%s &", command) == -1)
+    if ((mode & ~TUTOR_RUN_TYPED) == TUTOR_RUN_BACKGROUND &&
+        asprintf(&shown, "%s &", command) == -1)
         shown = NULL;
     render_command(&sh->render, "#", shown != NULL ? shown : command);
     free(shown);

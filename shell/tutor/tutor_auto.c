@@ -246,8 +246,8 @@ static int wrong_attempts(struct shell *sh, const struct lesson_block *exercise)
                          w->line);
         else
             render_textf(&sh->render, RENDER_BAD,
-                         "the wrong attempt '%s' (line %d) could not run, or was stopped",
-                         w->title, w->line);
+                         "the wrong attempt '%s' (line %d) could not run, or was stopped", w->title,
+                         w->line);
         failed += passed != 0;
         if (rebuild(sh))
             return failed + 1;
@@ -362,7 +362,7 @@ int tutor_auto(struct shell *sh, const char *which)
         int failed = auto_lesson(sh, (int)i, &skipped);
         render_textf(&sh->render, failed ? RENDER_BAD : RENDER_GOOD, "lesson %d (%s): %s%s",
                      sh->lessons[i].number, sh->lessons[i].id, failed ? "FAILED" : "passed",
-                     !skipped         ? ""
+                     !skipped       ? ""
                      : skipped == 1 ? " (1 step skipped: this kernel is too old for it)"
                                     : " (steps skipped: this kernel is too old for them)");
         failed_lessons += failed != 0;

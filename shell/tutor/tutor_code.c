@@ -28,7 +28,7 @@
 
 /* The examples' flags (the Makefile's rule for examples/%). */
 static const char *const compile_flags[] = {"-std=gnu11", "-Wall", "-Wextra",
-                                            "-Werror", "-O2", "-g"};
+                                            "-Werror",    "-O2",   "-g"};
 #define COMPILE_FLAG_COUNT (sizeof compile_flags / sizeof compile_flags[0])
 /* An exercise's file is a page of C. */
 #define CODE_FILE_MAX (256 * 1024)
@@ -104,7 +104,8 @@ int tutor_code_prepare(struct shell *sh, const struct lesson_block *ex)
         return -1;
     }
     progress_own(&sh->progress, file);
-    render_textf(&sh->render, RENDER_NOTE, "(copied the exercise to %s: it is yours to edit)", file);
+    render_textf(&sh->render, RENDER_NOTE, "(copied the exercise to %s: it is yours to edit)",
+                 file);
     return 0;
 }
 
@@ -442,7 +443,8 @@ int tutor_code_verify(struct shell *sh, const struct lesson_block *ex)
     for (size_t i = 0; i < ex->wrong_program_count && !shell_interrupted; i++) {
         snprintf(path, sizeof path, "%.*s/%s", dlen, ex->program_path, ex->wrong_programs[i]);
         rc = verify_one(sh, ex, path, 0);
-        render_textf(&sh->render, rc == 0 ? RENDER_NOTE : RENDER_BAD, "%s: %s", ex->wrong_programs[i],
+        render_textf(&sh->render, rc == 0 ? RENDER_NOTE : RENDER_BAD, "%s: %s",
+                     ex->wrong_programs[i],
                      rc == 0    ? "the check refuses this wrong program, as it should"
                      : rc == -1 ? "FAILED: this wrong program does not build"
                                 : "FAILED: the check passes this wrong program");
@@ -452,8 +454,9 @@ int tutor_code_verify(struct shell *sh, const struct lesson_block *ex)
     render_text(&sh->render, RENDER_NOTE, "(building and checking the reference solution)");
     rc = verify_one(sh, ex, path, 1);
     render_text(&sh->render, rc == 1 ? RENDER_GOOD : RENDER_BAD,
-                rc == 1 ? "check: passed" : rc == -1 ? "check: FAILED: solution.c does not build"
-                                                     : "check: FAILED");
+                rc == 1    ? "check: passed"
+                : rc == -1 ? "check: FAILED: solution.c does not build"
+                           : "check: FAILED");
     if (rc == 0) { /* why: the program's output, how it ended, each condition */
         struct tutor_verdict v;
         if (tutor_check_verdict(sh, ex, 1, &v) != TUTOR_NO_CHECK)

@@ -30,7 +30,8 @@ static int own_lab(struct shell *sh, const char *whose)
 
     if (summary != NULL) {
         /* whose goes with the programs: after "stopped N programs" */
-        size_t head = strncmp(summary, "stopped ", 8) == 0 ? strcspn(summary, ",") : strlen(summary);
+        size_t head =
+            strncmp(summary, "stopped ", 8) == 0 ? strcspn(summary, ",") : strlen(summary);
         render_textf(&sh->render, RENDER_NOTE, "(%.*s %s%s)", (int)head, summary, whose,
                      summary + head);
     }
@@ -146,9 +147,8 @@ static const char *replay_quietly(struct shell *sh, int upto, size_t blocks, int
         char release[128];
         if (!tutor_step_runs_here(&l->steps[s], release, sizeof release))
             continue; /* skipped when shown too */
-        const char *f =
-            replay_step(sh, &l->steps[s], s < upto ? l->steps[s].block_count : blocks, devnull,
-                        stopped);
+        const char *f = replay_step(sh, &l->steps[s], s < upto ? l->steps[s].block_count : blocks,
+                                    devnull, stopped);
         if (failed == NULL)
             failed = f;
     }

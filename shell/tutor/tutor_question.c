@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* A command typed at a question, up to 60 characters, for a note. */
 static void note_command(struct shell *sh, const char *format, const char *line)
 {

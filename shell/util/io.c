@@ -31,8 +31,7 @@ char *io_read_fd_len(int fd, size_t max, size_t *len_out)
      * see it end) is read in one go; a pipe or a /proc file grows it. */
     struct stat st;
     size_t len = 0, cap = 4096;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (size_t)st.st_size < max)
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (size_t)st.st_size < max)
         cap = (size_t)st.st_size + 2;
     char *buf = malloc(cap);
     while (buf != NULL) {

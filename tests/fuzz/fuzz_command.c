@@ -24,7 +24,8 @@
 #include <string.h>
 
 #if !defined(FUZZ_LESSONS_DIR) || !defined(FUZZ_EXAMPLE_SRC_DIR) || !defined(FUZZ_EXAMPLES_DIR)
-#error "build with -DFUZZ_LESSONS_DIR=... -DFUZZ_EXAMPLE_SRC_DIR=... -DFUZZ_EXAMPLES_DIR=... (mk/fuzz.mk)"
+#error                                                                                             \
+    "build with -DFUZZ_LESSONS_DIR=... -DFUZZ_EXAMPLE_SRC_DIR=... -DFUZZ_EXAMPLES_DIR=... (mk/fuzz.mk)"
 #endif
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -56,8 +56,8 @@ static void fuzz_include_region(const char *text)
     if (ftruncate(example_fd, 0) == -1 || pwrite(example_fd, text, len, 0) != (ssize_t)len)
         abort();
     snprintf(target, sizeof target, "%d", example_fd);
-    if (lesson_include_region("/proc/self/fd", target, "t", &code, &first_line, why,
-                              sizeof why) == 0 &&
+    if (lesson_include_region("/proc/self/fd", target, "t", &code, &first_line, why, sizeof why) ==
+            0 &&
         (code == NULL || first_line < 1))
         abort(); /* a region found has code and the line it starts at */
     free(code);
@@ -84,8 +84,8 @@ static void fuzz_match_blocks(const struct lesson *l, const char *output)
             if (block->type == LESSON_EXPECT) {
                 lesson_block_output_matches(block, output);
                 /* A pattern with no {N}, {*} or "..." matches itself. */
-                if (!strchr(block->text, '{') && !strstr(block->text, "...") &&
-                    !block->unordered && !lesson_output_matches(block->text, block->text))
+                if (!strchr(block->text, '{') && !strstr(block->text, "...") && !block->unordered &&
+                    !lesson_output_matches(block->text, block->text))
                     abort();
             }
             if (block->type == LESSON_PREDICT) {
@@ -109,8 +109,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *output = text_len < size ? text + text_len + 1 : NULL;
 
     if (fuzz_includes_stay_inside(text)) {
-        if (lesson_parse_string(text, "99-fuzz.adoc", FUZZ_LESSONS_DIR, &lesson, err,
-                                sizeof err) == 0) {
+        if (lesson_parse_string(text, "99-fuzz.adoc", FUZZ_LESSONS_DIR, &lesson, err, sizeof err) ==
+            0) {
             if (output != NULL)
                 fuzz_match_blocks(&lesson, output);
             lesson_free(&lesson);

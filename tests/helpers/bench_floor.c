@@ -40,17 +40,17 @@
 #define MAX_NESTING 32
 #define LEVEL_STACK (64 * 1024)
 
-static char **command;  /* NULL: the innermost level exits at once */
+static char **command;             /* NULL: the innermost level exits at once */
 static int shareMemory = CLONE_VM; /* 0 with --copy-memory */
-static char *stackArea; /* MAX_NESTING slices of LEVEL_STACK bytes */
+static char *stackArea;            /* MAX_NESTING slices of LEVEL_STACK bytes */
 
 /* A failure in a clone child: one line, then _exit (shared memory, shared
  * stdio: nothing may be flushed twice). */
 static _Noreturn void childFail(const char *what, int level)
 {
     char line[128];
-    int len = snprintf(line, sizeof line, "bench_floor: %s /proc%d: %s\n", what, level,
-                       strerror(errno));
+    int len =
+        snprintf(line, sizeof line, "bench_floor: %s /proc%d: %s\n", what, level, strerror(errno));
 
     if (write(STDERR_FILENO, line, (size_t)len) < 0) {
         /* stderr is gone: the exit status is all that is left to tell */
@@ -127,8 +127,7 @@ int main(int argc, char *argv[])
     errno = 0;
     long n = strtol(argv[first], &end, 10);
     if (*end != '\0' || end == argv[first] || errno != 0 || n < 1 || n > MAX_NESTING) {
-        fprintf(stderr, "bench_floor: N must be 1..%d, got '%s'\n", MAX_NESTING,
-                argv[first]);
+        fprintf(stderr, "bench_floor: N must be 1..%d, got '%s'\n", MAX_NESTING, argv[first]);
         return 2;
     }
     command = argc > first + 1 ? argv + first + 1 : NULL;

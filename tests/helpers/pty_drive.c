@@ -31,7 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static char *seen;  /* cleaned output since the last expect */
+static char *seen; /* cleaned output since the last expect */
 static size_t seen_len;
 static FILE *transcript;
 static int master = -1;
@@ -105,10 +105,18 @@ static void unescape(const char *in, char *out, size_t *len)
         }
         s++;
         switch (*s) {
-        case 'n': out[n++] = '\n'; break;
-        case 'r': out[n++] = '\r'; break;
-        case 't': out[n++] = '\t'; break;
-        case 'e': out[n++] = '\033'; break;
+        case 'n':
+            out[n++] = '\n';
+            break;
+        case 'r':
+            out[n++] = '\r';
+            break;
+        case 't':
+            out[n++] = '\t';
+            break;
+        case 'e':
+            out[n++] = '\033';
+            break;
         case 'x': {
             unsigned v = 0;
             sscanf(s + 1, "%2x", &v);
@@ -116,7 +124,8 @@ static void unescape(const char *in, char *out, size_t *len)
             s += 2;
             break;
         }
-        default: out[n++] = *s;
+        default:
+            out[n++] = *s;
         }
     }
     *len = n;
@@ -140,7 +149,8 @@ static int wait_exit(int line, int want)
             usleep(50000);
         pid_t r = waitpid(child, &status, WNOHANG);
         if (r == child) {
-            while (pump(50) && seen_len < (1u << 20)) {}
+            while (pump(50) && seen_len < (1u << 20)) {
+            }
             child = -1;
             int got = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
             if (got != want) {
@@ -190,7 +200,8 @@ static int act(int line, char *cmd, char *arg)
     }
     if (strcmp(cmd, "sleep") == 0) {
         long end = now_ms() + atol(arg);
-        while (now_ms() < end && pump((int)(end - now_ms()))) {}
+        while (now_ms() < end && pump((int)(end - now_ms()))) {
+        }
         return 0;
     }
     if (strcmp(cmd, "hangup") == 0) {

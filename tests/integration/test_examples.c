@@ -204,7 +204,8 @@ static void test_init_sleep_bad_arguments_leave_nothing(void **state)
     static const struct bad_case cases[] = {
         {"/ex/pidns_init_sleep /proc2 /proc3", "too many arguments"},
         {"/ex/pidns_init_sleep --bogus", "unknown option"},
-        {"/ex/pidns_init_sleep /no-such-dir/proc2", "mkdir /no-such-dir/proc2: No such file or directory"},
+        {"/ex/pidns_init_sleep /no-such-dir/proc2",
+         "mkdir /no-such-dir/proc2: No such file or directory"},
         {"mkdir -p /ro && mount -t tmpfs -o ro none /ro && /ex/pidns_init_sleep /ro/proc2; "
          "rc=$?; umount /ro; rmdir /ro; exit $rc",
          "mkdir /ro/proc2: Read-only file system"},

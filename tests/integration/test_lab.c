@@ -58,7 +58,8 @@ static int article_paths(void *arg)
     EXPECT(text != NULL && strstr(text, "Name:\tpidns_init_slee") && strstr(text, cmd),
            "the shell-side PID %d is the example, NSpid ending in its lab PID", (int)jobs[0].pid);
     /* /proc in the lab is the lab's namespace, the examples' parent. */
-    EXPECT(strcmp(lt_capture(lab, "cat /proc/1/comm", NULL), "lab-init\n") == 0, "PID 1 is the keeper");
+    EXPECT(strcmp(lt_capture(lab, "cat /proc/1/comm", NULL), "lab-init\n") == 0,
+           "PID 1 is the keeper");
     free(text);
     text = io_read_file(AT_FDCWD, lab_path(lab, "/proc2/1/status"), 1 << 16);
     EXPECT(text != NULL && strstr(text, "Name:\tsleep"), "lab_path() reaches the lab's /proc2");
@@ -181,8 +182,11 @@ static int cleanup_mid_run(void *arg)
         EXPECT(lab_run(lab, "mkdir -p /lab-scratch/sub && mount -t tmpfs none /mnt", 1, 2) == 0,
                "a directory and a mount of another kind");
         /* A learner's slip: a nested namespace's procfs on the lab's /proc. */
-        EXPECT(lab_start(lab, "unshare -p -f sh -c 'mount -t proc proc /proc && echo over && "
-                              "exec sleep 100'", 1, &status, &job) == 1, "job 3");
+        EXPECT(lab_start(lab,
+                         "unshare -p -f sh -c 'mount -t proc proc /proc && echo over && "
+                         "exec sleep 100'",
+                         1, &status, &job) == 1,
+               "job 3");
         EXPECT(strcmp(lt_capture(lab, "cat /proc/1/cmdline", NULL), "sleep") == 0,
                "the lab's /proc now shows the nested namespace");
         /* The shell's own helper (a pager, an output relay) is not the lab's. */
@@ -200,18 +204,26 @@ static int cleanup_mid_run(void *arg)
         waitpid(relay, NULL, 0);
         EXPECT(relay_alive, "cleanup leaves the shell's own children alone");
         fflush(report);
-        EXPECT(removed >= 3 + 3 + 4 + 3, "each thing removed is counted: %d\n%s", removed, report_text);
-        const char *want[] = {"stopped job [1] unshare", "stopped job [2] unshare",
-                              "stopped job [3] unshare", "unmounted /proc (proc)",
-                              "stopped process", "unmounted /proc2 (proc)",
-                              "unmounted /proc3 (proc)", "unmounted /mnt (tmpfs)",
-                              "removed directory /proc2", "removed directory /proc3",
+        EXPECT(removed >= 3 + 3 + 4 + 3, "each thing removed is counted: %d\n%s", removed,
+               report_text);
+        const char *want[] = {"stopped job [1] unshare",
+                              "stopped job [2] unshare",
+                              "stopped job [3] unshare",
+                              "unmounted /proc (proc)",
+                              "stopped process",
+                              "unmounted /proc2 (proc)",
+                              "unmounted /proc3 (proc)",
+                              "unmounted /mnt (tmpfs)",
+                              "removed directory /proc2",
+                              "removed directory /proc3",
                               "removed directory /lab-scratch"};
         for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
-            EXPECT(strstr(report_text, want[i]) != NULL, "report says %s:\n%s", want[i], report_text);
+            EXPECT(strstr(report_text, want[i]) != NULL, "report says %s:\n%s", want[i],
+                   report_text);
         EXPECT(count_lines(report_text) == removed, "one line per thing:\n%s", report_text);
         /* As fresh as at open: only the keeper, its mounts, its root. */
-        EXPECT(lt_count_pids(lab_path(lab, "/proc"), relay_status.nspid[relay_status.nspid_count - 1]) == 1,
+        EXPECT(lt_count_pids(lab_path(lab, "/proc"),
+                             relay_status.nspid[relay_status.nspid_count - 1]) == 1,
                "only the keeper is left");
         free(mounts_after);
         mounts_after = io_read_file(AT_FDCWD, mountinfo, 1 << 20);
@@ -265,7 +277,8 @@ static int close_unchanged(void *arg)
     EXPECT(lab_close(lab, report) == 0, "unchanged");
     EXPECT(tl_now() - t0 < 0.5, "closed in %.0f ms", (tl_now() - t0) * 1000);
     fflush(report);
-    EXPECT(strstr(text, "no process, mount or /procN left by the lab\n") != NULL, "the verdict:\n%s", text);
+    EXPECT(strstr(text, "no process, mount or /procN left by the lab\n") != NULL,
+           "the verdict:\n%s", text);
 out:
     if (report != NULL)
         fclose(report);
@@ -295,7 +308,8 @@ static int close_changed(void *arg)
     FILE *report = open_memstream(&text, &len);
     struct lab *lab = NULL;
     pid_t leftover = -1;
-    EXPECT(report && sandbox_enter(0, NULL, err, sizeof err) == 0 && pipe(go) == 0 && pipe(done) == 0,
+    EXPECT(report && sandbox_enter(0, NULL, err, sizeof err) == 0 && pipe(go) == 0 &&
+               pipe(done) == 0,
            "a private host: %s", err);
     pid_t sibling = fork();
     if (sibling == 0) {
@@ -339,10 +353,12 @@ static int close_changed(void *arg)
                strstr(text, "host changed") == NULL,
            "each difference named, neutrally:\n%s", text);
     if (leave_one)
-        EXPECT(strstr(text, "survived the lab") != NULL && strstr(text, "no process, mount or /procN left") == NULL,
+        EXPECT(strstr(text, "survived the lab") != NULL &&
+                   strstr(text, "no process, mount or /procN left") == NULL,
                "the leftover fails the verdict:\n%s", text);
     else
-        EXPECT(strstr(text, "no process, mount or /procN left by the lab\n") != NULL, "the verdict:\n%s", text);
+        EXPECT(strstr(text, "no process, mount or /procN left by the lab\n") != NULL,
+               "the verdict:\n%s", text);
 out:
     if (leftover > 0) {
         kill(leftover, SIGKILL);

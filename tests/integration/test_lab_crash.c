@@ -188,7 +188,8 @@ static int one_of_two_labs(void *arg)
     lt_tell(t->ready_fd, "ready\n");
     EXPECT(read(t->go_fd, &go, 1) == 1, "both labs are up");
     snprintf(want, sizeof want, "sleep %d\n", t->seconds);
-    const char *seen = lt_capture(lab, "tr '\\0' ' ' < /proc2/1/cmdline | sed 's/ $//'; echo", &code);
+    const char *seen =
+        lt_capture(lab, "tr '\\0' ' ' < /proc2/1/cmdline | sed 's/ $//'; echo", &code);
     EXPECT(strcmp(seen, want) == 0, "its own /proc2: %s", seen);
     snprintf(want, sizeof want, "/proc2\n");
     if (t->extra)

@@ -29,8 +29,9 @@ struct interrupted {
 
 /* An init that ignores SIGINT, below a parent that ignores it too (util-linux
  * unshare does while it waits for its child). */
-#define STUBBORN "echo ready; unshare -p -f sh -c 'mkdir -p /proc2 && mount -t proc proc /proc2 && " \
-                 "exec sleep 100'"
+#define STUBBORN                                                                                   \
+    "echo ready; unshare -p -f sh -c 'mkdir -p /proc2 && mount -t proc proc /proc2 && "            \
+    "exec sleep 100'"
 
 static int interrupted_run(void *arg)
 {
@@ -52,9 +53,9 @@ static int interrupted_run(void *arg)
     /* Before it settles, a chatty lab_start() is interrupted the same way. */
     int status = -1, job = 0;
     double t0 = tl_now();
-    int rc = lab_start(lab,
-                       "echo ready; exec unshare -p -f sh -c 'while :; do echo tick; sleep 0.05; done'",
-                       t->tell_fd, &status, &job);
+    int rc = lab_start(
+        lab, "echo ready; exec unshare -p -f sh -c 'while :; do echo tick; sleep 0.05; done'",
+        t->tell_fd, &status, &job);
     EXPECT(rc == 0 && status == 130, "lab_start: %d, status %d", rc, status);
     EXPECT(tl_now() - t0 < 1.5, "before it would have settled (%.0f ms)", (tl_now() - t0) * 1000);
     EXPECT(lt_count_pids(lab_path(lab, "/proc"), 0) == 1, "only the keeper is left");

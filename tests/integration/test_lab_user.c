@@ -252,7 +252,8 @@ static void test_refused_user_namespaces_give_the_problem_and_its_fix(void **sta
     pid_t ns_owner = fork();
     if (ns_owner == 0) {
         /* Our own user namespace: its limit is ours to set, the host's stays. */
-        if (unshare(CLONE_NEWUSER) == -1 || write(ready[1], "r", 1) != 1 || read(go[0], &byte, 1) != 1)
+        if (unshare(CLONE_NEWUSER) == -1 || write(ready[1], "r", 1) != 1 ||
+            read(go[0], &byte, 1) != 1)
             _exit(80);
         if (write_text("/proc/sys/user/max_user_namespaces", "0") == -1)
             _exit(81);
@@ -286,8 +287,7 @@ static int root_without_cap_sys_admin(void *arg)
     EXPECT(syscall(SYS_capget, &header, caps) == 0, "capget");
     for (int i = 0; i < 2; i++) /* CAP_SYS_ADMIN is bit 21 of the first word */
         caps[i].effective &= i == 0 ? ~(1u << CAP_SYS_ADMIN) : ~0u,
-        caps[i].permitted &= i == 0 ? ~(1u << CAP_SYS_ADMIN) : ~0u,
-        caps[i].inheritable = 0;
+            caps[i].permitted &= i == 0 ? ~(1u << CAP_SYS_ADMIN) : ~0u, caps[i].inheritable = 0;
     EXPECT(prctl(PR_CAPBSET_DROP, CAP_SYS_ADMIN) == 0 && syscall(SYS_capset, &header, caps) == 0,
            "dropping CAP_SYS_ADMIN");
     lab_diagnose(NULL, &d);

@@ -43,7 +43,10 @@ struct pidfd_info_v0 {
 };
 #define PIDFD_GET_INFO_V0 _IOWR(0xFF, 11, struct pidfd_info_v0)
 
-static int pidfd_open(pid_t pid) { return syscall(SYS_pidfd_open, pid, 0); }
+static int pidfd_open(pid_t pid)
+{
+    return syscall(SYS_pidfd_open, pid, 0);
+}
 
 /* Starts argv with stdout and stderr into a pipe; *out_fd is its read end. */
 static pid_t spawn(char *const argv[], int *out_fd)
@@ -115,8 +118,9 @@ static int refusals_inside(void)
     }
     int status;
     close(mine);
-    return child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) ?
-               WEXITSTATUS(status) : 1;
+    return child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status)
+               ? WEXITSTATUS(status)
+               : 1;
 }
 
 static int hold_case(void *arg)
@@ -212,14 +216,18 @@ static int join_case(void *arg)
     (void)arg;
     int failed = 0, box_out = -1, join_out = -1, status;
     char spid[32];
-    char *box_argv[] = {"unshare", "--pid", "--fork", "--mount-proc", "sleep", "1180",
-                        NULL};
+    char *box_argv[] = {"unshare", "--pid", "--fork", "--mount-proc", "sleep", "1180", NULL};
     pid_t box = spawn(box_argv, &box_out), join = -1, sleeper = box > 0 ? child_of(box) : 0;
     EXPECT(sleeper > 0, "no box");
     snprintf(spid, sizeof spid, "%d", sleeper);
     for (int round = 0; round < 2; round++) {
-        char *join_argv[] = {(char *)example("pidns_pidfd"), "--join", spid,
-                             round == 0 ? "pid,mnt" : "pid", "sleep", "1181", NULL};
+        char *join_argv[] = {(char *)example("pidns_pidfd"),
+                             "--join",
+                             spid,
+                             round == 0 ? "pid,mnt" : "pid",
+                             "sleep",
+                             "1181",
+                             NULL};
         join = spawn(join_argv, &join_out);
         pid_t c = join > 0 ? child_of(join) : 0;
         EXPECT(c > 0 && same_ns(c, sleeper, "pid"), "round %d: not in the box's pid ns", round);
@@ -279,8 +287,9 @@ static void test_bad_usage_says_what_is_wrong(void **state)
 {
     (void)state;
     char *out = NULL;
-    int rc = tl_shf(&out, "p=%s; $p x; echo s=$?; $p --hold y; echo s=$?; $p --join 1; echo s=$?;"
-                          " $p --join abc pid true; echo s=$?; $p --join 1 foo true; echo s=$?",
+    int rc = tl_shf(&out,
+                    "p=%s; $p x; echo s=$?; $p --hold y; echo s=$?; $p --join 1; echo s=$?;"
+                    " $p --join abc pid true; echo s=$?; $p --join 1 foo true; echo s=$?",
                     example("pidns_pidfd"));
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "pidns_pidfd: unexpected argument 'x' (try 'pidns_pidfd --help')"));

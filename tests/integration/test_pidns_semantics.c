@@ -19,9 +19,9 @@
  * Each case runs in a forked "runner" (tl_run_as_root, testlib.h) that, when
  * we are not root, first enters a user namespace of its own (the route an
  * ordinary user takes), so the file passes as root and as nobody. Every
- * process a case starts dies before the case returns. Cases that would signal with kill(-1) first check
- * that they really are PID 1 of a new namespace: kill(-1) from anywhere else
- * would reach the host's processes.
+ * process a case starts dies before the case returns. Cases that would signal with kill(-1) first
+ * check that they really are PID 1 of a new namespace: kill(-1) from anywhere else would reach the
+ * host's processes.
  */
 
 #include "testlib.h"
@@ -78,7 +78,7 @@ static int sessions_in_init(void)
     TL_CHECK(getpgrp() == 0, "getpgrp() in a new init: %ld", (long)getpgrp());
     TL_CHECK(setsid() == 1, "setsid() returns the new session's ID");
     TL_CHECK(getsid(0) == 1 && getpgid(0) == 1, "after setsid(): sid %ld, pgid %ld",
-          (long)getsid(0), (long)getpgid(0));
+             (long)getsid(0), (long)getpgid(0));
     return 0;
 }
 
@@ -169,7 +169,7 @@ static int broadcast(void)
     pid_t init = start_init(broadcast_in_init);
     int rc = init_exits_cleanly(init);
     TL_CHECK(waitpid(witness, NULL, WNOHANG) == 0 && kill(witness, 0) == 0,
-          "the witness above the init is alive");
+             "the witness above the init is alive");
     /* Negative control: a signal that reaches the witness does end it. */
     TL_CHECK(kill(witness, SIGKILL) == 0, "kill the witness");
     int status = reap(witness);
@@ -200,7 +200,7 @@ static int self_kill_in_init(void)
     }
     int status = reap(member);
     TL_CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "PID 2 killed itself: %#x",
-          status);
+             status);
     return 0;
 }
 
@@ -245,9 +245,9 @@ static int si_pid_in_init(void)
     }
     TL_CHECK(wait_signal(SIGUSR1, &si) == SIGUSR1, "from PID 2");
     TL_CHECK(si.si_pid == 2 && si.si_code == SI_QUEUE && si.si_value.sival_int == 7,
-          "sigqueue() from PID 2: si_pid %d, code %d", si.si_pid, si.si_code);
-    TL_CHECK(wait_signal(SIGCHLD, &si) == SIGCHLD && si.si_pid == 2,
-          "SIGCHLD of PID 2: si_pid %d", si.si_pid);
+             "sigqueue() from PID 2: si_pid %d, code %d", si.si_pid, si.si_code);
+    TL_CHECK(wait_signal(SIGCHLD, &si) == SIGCHLD && si.si_pid == 2, "SIGCHLD of PID 2: si_pid %d",
+             si.si_pid);
     reap(member);
     /* From the parent namespace: no number here. */
     TL_CHECK(write(chan[1], "s", 1) == 1, "ask the runner");
@@ -257,8 +257,8 @@ static int si_pid_in_init(void)
      * opened before the namespace was made, is refused. */
     errno = 0;
     TL_CHECK(syscall(SYS_pidfd_send_signal, runner_pidfd, SIGUSR2, NULL, 0) == -1 &&
-              errno == EINVAL,
-          "pidfd_send_signal to a process above: EINVAL expected");
+                 errno == EINVAL,
+             "pidfd_send_signal to a process above: EINVAL expected");
     TL_CHECK(write(chan[1], "u", 1) == 1, "tell the runner");
     TL_CHECK(read(chan[1], &byte, 1) == 1, "the runner's answer");
     return 0;
@@ -287,12 +287,12 @@ static int signal_senders(void)
     TL_CHECK(sigpending(&set) == 0 && !sigismember(&set, SIGUSR2), "nothing came from below");
     /* Negative control: the same pidfd works from here, in our namespace. */
     TL_CHECK(syscall(SYS_pidfd_send_signal, runner_pidfd, SIGUSR2, NULL, 0) == 0,
-          "pidfd_send_signal to ourselves");
+             "pidfd_send_signal to ourselves");
     TL_CHECK(wait_signal(SIGUSR2, &si) == SIGUSR2 && si.si_pid == getpid(), "own signal");
     TL_CHECK(write(chan[0], "d", 1) == 1, "tell the init");
     /* From below: the init's SIGCHLD carries its number here. */
     TL_CHECK(wait_signal(SIGCHLD, &si) == SIGCHLD && si.si_pid == init,
-          "SIGCHLD of the init: si_pid %d", si.si_pid);
+             "SIGCHLD of the init: si_pid %d", si.si_pid);
     return init_exits_cleanly(init);
 }
 

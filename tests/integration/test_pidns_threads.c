@@ -114,8 +114,8 @@ static long other_thread(long pid)
 static int thread_with_newpid(void)
 {
     TL_CHECK(clone_flags(CLONE_NEWPID | CLONE_THREAD | CLONE_SIGHAND | CLONE_VM | CLONE_FS) == -1 &&
-              errno == EINVAL,
-          "clone(CLONE_NEWPID | CLONE_THREAD) did not fail with EINVAL");
+                 errno == EINVAL,
+             "clone(CLONE_NEWPID | CLONE_THREAD) did not fail with EINVAL");
     return 0;
 }
 
@@ -134,7 +134,8 @@ static void test_clone_thread_with_newpid_is_einval_before_the_privilege_check(v
     if (child == 0) {
         if (geteuid() == 0) /* else we are an ordinary user already */
             tl_become_nobody();
-        TL_CHECK(unshare(CLONE_NEWPID) == -1 && errno == EPERM, "nobody may unshare(CLONE_NEWPID)?");
+        TL_CHECK(unshare(CLONE_NEWPID) == -1 && errno == EPERM,
+                 "nobody may unshare(CLONE_NEWPID)?");
         _exit(thread_with_newpid());
     }
     int status;
@@ -153,7 +154,7 @@ static int unshare_then_threads(void)
     TL_CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID)");
     TL_CHECK(pthread_create(&t, NULL, returns, NULL) == EINVAL, "pthread_create after unshare()");
     TL_CHECK(clone_flags(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM) == -1 && errno == EINVAL,
-          "raw CLONE_THREAD after unshare()");
+             "raw CLONE_THREAD after unshare()");
     TL_CHECK(pipe(go) == 0, "pipe");
     pid_t init = fork();
     TL_CHECK(init != -1, "fork after the failed thread");
@@ -261,7 +262,7 @@ static int clone_parent_cases(void)
     TL_CHECK(init != -1, "fork the init");
     if (init == 0) {
         TL_CHECK(clone_flags(CLONE_PARENT | SIGCHLD) == -1 && errno == EINVAL,
-              "the init's clone(CLONE_PARENT)");
+                 "the init's clone(CLONE_PARENT)");
         pid_t two = fork();
         TL_CHECK(two != -1, "fork PID 2");
         if (two == 0) {

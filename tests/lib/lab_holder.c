@@ -30,8 +30,8 @@ int lt_setup(void **state)
     if (mkdtemp(lt_examples) == NULL || chmod(lt_examples, 0755) == -1)
         return -1;
     snprintf(src, sizeof src, "%s", tl_example(""));
-    return tl_shf(NULL, "cp %s* %s/ 2>/dev/null; chmod -R a+rX %s", src, lt_examples, lt_examples) ==
-                   -1
+    return tl_shf(NULL, "cp %s* %s/ 2>/dev/null; chmod -R a+rX %s", src, lt_examples,
+                  lt_examples) == -1
                ? -1
                : 0;
 }

@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char stage_dir[64];   /* /tmp/pidns-tutor-stage.XXXXXX, or "" */
+static char stage_dir[64]; /* /tmp/pidns-tutor-stage.XXXXXX, or "" */
 static char stage_examples[sizeof stage_dir + 16];
-static pid_t stage_owner;    /* forked children share stage_dir: only we remove it */
+static pid_t stage_owner; /* forked children share stage_dir: only we remove it */
 
 void tl_unstage(void)
 {
@@ -40,8 +40,8 @@ const char *tl_stage_examples(void)
     /* mkdtemp makes it 0700: open it to all for reading and searching only. */
     snprintf(stage_examples, sizeof stage_examples, "%s/examples", stage_dir);
     int rc = chmod(stage_dir, 0755) == 0
-                 ? tl_shf(NULL, "cp -R '%s' '%s' && chmod -R a+rX,go-w '%s'", from,
-                          stage_examples, stage_dir)
+                 ? tl_shf(NULL, "cp -R '%s' '%s' && chmod -R a+rX,go-w '%s'", from, stage_examples,
+                          stage_dir)
                  : -1;
     if (rc != 0) {
         fprintf(stderr, "stage: could not copy %s to %s\n", from, stage_examples);

@@ -93,13 +93,12 @@ int tl_sh(const char *cmd, char **out);
 int tl_shf(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Skips the current test with a printed reason unless the effective uid is 0. */
-#define TL_REQUIRE_ROOT()                                                      \
-    do {                                                                       \
-        if (geteuid() != 0) {                                                  \
-            print_message("SKIP: %s needs root (run make check as root)\n",   \
-                          __func__);                                           \
-            skip();                                                            \
-        }                                                                      \
+#define TL_REQUIRE_ROOT()                                                                          \
+    do {                                                                                           \
+        if (geteuid() != 0) {                                                                      \
+            print_message("SKIP: %s needs root (run make check as root)\n", __func__);             \
+            skip();                                                                                \
+        }                                                                                          \
     } while (0)
 
 /* Mount points named /proc<digits> in our mount namespace, sorted, one a

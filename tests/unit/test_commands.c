@@ -20,7 +20,7 @@
 
 struct fixture {
     struct shell sh;
-    char *out;      /* what the shell printed on stdout (render) */
+    char *out; /* what the shell printed on stdout (render) */
     size_t out_len;
     char err_path[PATH_MAX];
     char examples[PATH_MAX]; /* a directory with one executable "example" */
@@ -41,11 +41,12 @@ static int setup(void **state)
     snprintf(f->examples, sizeof f->examples, "%s/test_commands.examples.%ld", tl_tmpdir(),
              (long)getpid());
     snprintf(f->sh.dirs.examples, sizeof f->sh.dirs.examples, "%s", f->examples);
-    if (tl_shf(NULL, "mkdir -p %s && printf '#!/bin/sh\\necho hi\\n' > %s/hello && chmod 755 %s/hello",
+    if (tl_shf(NULL,
+               "mkdir -p %s && printf '#!/bin/sh\\necho hi\\n' > %s/hello && chmod 755 %s/hello",
                f->examples, f->examples, f->examples) != 0)
         return -1;
-    if (lesson_load_dir(f->sh.dirs.lessons, &f->sh.lessons, &f->sh.lesson_count, err,
-                        sizeof err) == -1) {
+    if (lesson_load_dir(f->sh.dirs.lessons, &f->sh.lessons, &f->sh.lesson_count, err, sizeof err) ==
+        -1) {
         fprintf(stderr, "fixture lessons: %s\n", err);
         return -1;
     }
@@ -125,10 +126,10 @@ static void test_every_command_has_synopsis_summary_help_and_handler(void **stat
 
 static void test_the_commands_the_issue_lists_exist(void **state)
 {
-    static const char *const wanted[] = {"lessons", "lesson", "next", "back", "again", "where",
-                                         "run", "sh", "source", "ps", "tree", "ns", "status",
-                                         "cleanup", "check", "hint", "reset", "help", "quit",
-                                         "export"};
+    static const char *const wanted[] = {"lessons", "lesson", "next",   "back",    "again",
+                                         "where",   "run",    "sh",     "source",  "ps",
+                                         "tree",    "ns",     "status", "cleanup", "check",
+                                         "hint",    "reset",  "help",   "quit",    "export"};
     (void)state;
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
         const struct command *c = command_find(wanted[i]);
@@ -142,8 +143,8 @@ static void test_find_takes_unique_prefixes_only(void **state)
     (void)state;
     assert_string_equal(command_find("stat")->name, "status");
     assert_string_equal(command_find("lesson")->name, "lesson");
-    assert_null(command_find("les"));   /* lesson, lessons */
-    assert_null(command_find("s"));     /* too short */
+    assert_null(command_find("les")); /* lesson, lessons */
+    assert_null(command_find("s"));   /* too short */
     assert_null(command_find("nope"));
 }
 
@@ -172,14 +173,22 @@ static void test_bad_arguments_get_the_usage(void **state)
 {
     struct fixture *f = *state;
     static const char *const bad[][2] = {
-        {"lesson", "usage: lesson N|NAME"}, {"lesson 1 2", "usage: lesson N|NAME"},
-        {"ns", "usage: ns PID"},           {"ns abc", "usage: ns PID"},
-        {"ns -3", "usage: ns PID"},        {"sh", "usage: sh COMMAND LINE"},
-        {"sh    ", "usage: sh COMMAND LINE"}, {"source", "usage: source EXAMPLE[:TAG]"},
-        {"source a/b", "usage: source"},   {"reset now", "usage: reset [-y]"},
-        {"run", "usage: run EXAMPLE"},     {"ps extra", "usage: ps [--all]"},
-        {"tree --al", "usage: tree [--all]"}, {"ps --all x", "usage: ps [--all]"},
-        {"export", "usage: export LESSON [FILE]"}, {"lesson 'one", "a quote is not closed"},
+        {"lesson", "usage: lesson N|NAME"},
+        {"lesson 1 2", "usage: lesson N|NAME"},
+        {"ns", "usage: ns PID"},
+        {"ns abc", "usage: ns PID"},
+        {"ns -3", "usage: ns PID"},
+        {"sh", "usage: sh COMMAND LINE"},
+        {"sh    ", "usage: sh COMMAND LINE"},
+        {"source", "usage: source EXAMPLE[:TAG]"},
+        {"source a/b", "usage: source"},
+        {"reset now", "usage: reset [-y]"},
+        {"run", "usage: run EXAMPLE"},
+        {"ps extra", "usage: ps [--all]"},
+        {"tree --al", "usage: tree [--all]"},
+        {"ps --all x", "usage: ps [--all]"},
+        {"export", "usage: export LESSON [FILE]"},
+        {"lesson 'one", "a quote is not closed"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         take_errors(f);
@@ -196,8 +205,8 @@ static void test_split_handles_quotes_and_escapes(void **state)
     const char *error = NULL;
     (void)state;
 
-    int argc = command_split("run  prog 'a b' \"c \\\"d\\\"\" e\\ f ''", buf, sizeof buf, argv, 7,
-                             &error);
+    int argc =
+        command_split("run  prog 'a b' \"c \\\"d\\\"\" e\\ f ''", buf, sizeof buf, argv, 7, &error);
     assert_int_equal(argc, 6);
     assert_string_equal(argv[0], "run");
     assert_string_equal(argv[1], "prog");
@@ -358,8 +367,8 @@ static void test_completion_reads_the_table_and_the_completers(void **state)
     l = command_complete(&f->sh, "source ", "he");
     assert_true(has(l, "hello"));
     shell_free_list(l);
-    assert_null(command_complete(&f->sh, "sh ls ", "/pr"));        /* paths */
-    assert_null(command_complete(&f->sh, "export 1 ", "/tmp/"));   /* paths */
+    assert_null(command_complete(&f->sh, "sh ls ", "/pr"));      /* paths */
+    assert_null(command_complete(&f->sh, "export 1 ", "/tmp/")); /* paths */
     l = command_complete(&f->sh, "status ", "");
     assert_int_equal(length(l), 0);
     shell_free_list(l);
@@ -370,9 +379,10 @@ static void test_source_shows_a_tagged_region_with_its_line_numbers(void **state
     struct fixture *f = *state;
     int first;
     char *code, why[256];
-    assert_int_equal(lesson_include_text("a\n// tag::x[]\nb\n// tag::y[]\nc\n// end::y[]\n// end::x[]\nd\n",
-                                         "t.c", "x", &code, &first, why, sizeof why),
-                     0);
+    assert_int_equal(
+        lesson_include_text("a\n// tag::x[]\nb\n// tag::y[]\nc\n// end::y[]\n// end::x[]\nd\n",
+                            "t.c", "x", &code, &first, why, sizeof why),
+        0);
     assert_string_equal(code, "b\nc\n");
     assert_int_equal(first, 3);
     free(code);
@@ -381,8 +391,8 @@ static void test_source_shows_a_tagged_region_with_its_line_numbers(void **state
                      0);
     assert_string_equal(code, "a\nb\n");
     free(code);
-    assert_int_equal(lesson_include_text("a\nb\n", "t.c", "missing", &code, &first, why, sizeof why),
-                     -1);
+    assert_int_equal(
+        lesson_include_text("a\nb\n", "t.c", "missing", &code, &first, why, sizeof why), -1);
     assert_null(code);
 
     assert_int_equal(run(f, "source hello:print"), SHELL_OK);

@@ -19,13 +19,25 @@
 static struct lab_facts user_failed(enum lab_probe_step step, int error)
 {
     struct lab_facts f = {
-        .proc_mounted = 1, .kernel_pid_ns = 1, .kernel_user_ns = 1,
-        .max_user_namespaces = 63000, .unprivileged_userns_clone = -1, .apparmor_restrict = -1,
+        .proc_mounted = 1,
+        .kernel_pid_ns = 1,
+        .kernel_user_ns = 1,
+        .max_user_namespaces = 63000,
+        .unprivileged_userns_clone = -1,
+        .apparmor_restrict = -1,
         .user_probe = {1, step, error},
-        .limits = {.uid = 1000, .in_init_userns = 1, .user = "ann", .nproc = 63000,
-                   .nproc_hard = 63000, .user_tasks = 10, .pids_max = LAB_LIMITS_UNLIMITED,
-                   .max_pid_namespaces = 63000, .max_user_namespaces = 63000,
-                   .pid_max = 4194304, .threads_max = 126000, .tasks = 300},
+        .limits = {.uid = 1000,
+                   .in_init_userns = 1,
+                   .user = "ann",
+                   .nproc = 63000,
+                   .nproc_hard = 63000,
+                   .user_tasks = 10,
+                   .pids_max = LAB_LIMITS_UNLIMITED,
+                   .max_pid_namespaces = 63000,
+                   .max_user_namespaces = 63000,
+                   .pid_max = 4194304,
+                   .threads_max = 126000,
+                   .tasks = 300},
     };
     return f;
 }
@@ -90,7 +102,8 @@ static void test_apparmor_restriction_names_its_sysctl(void **state)
            "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0");
     f = user_failed(LAB_PROBE_LAB_PROC, EPERM);
     f.apparmor_restrict = 1;
-    expect(&f, LAB_ROUTE_NONE, "AppArmor", "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0");
+    expect(&f, LAB_ROUTE_NONE, "AppArmor",
+           "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0");
 }
 
 static void test_containers_get_the_options_they_lack(void **state)

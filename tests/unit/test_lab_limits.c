@@ -23,10 +23,19 @@
 static struct lab_limits roomy(void)
 {
     struct lab_limits l = {
-        .uid = 1000, .in_init_userns = 1, .user = "ann", .nproc = 63000, .nproc_hard = 63000,
-        .user_tasks = 10, .pids_max = LAB_LIMITS_UNLIMITED, .pids_current = LAB_LIMITS_UNKNOWN,
-        .max_pid_namespaces = 63000, .max_user_namespaces = 63000, .pid_max = 4194304,
-        .threads_max = 126000, .tasks = 300,
+        .uid = 1000,
+        .in_init_userns = 1,
+        .user = "ann",
+        .nproc = 63000,
+        .nproc_hard = 63000,
+        .user_tasks = 10,
+        .pids_max = LAB_LIMITS_UNLIMITED,
+        .pids_current = LAB_LIMITS_UNKNOWN,
+        .max_pid_namespaces = 63000,
+        .max_user_namespaces = 63000,
+        .pid_max = 4194304,
+        .threads_max = 126000,
+        .tasks = 300,
     };
     return l;
 }
@@ -72,8 +81,10 @@ static void test_pids_max_and_machine(void **state)
     l.pids_max = 100;
     l.pids_current = 95;
     snprintf(l.pids_cgroup, sizeof l.pids_cgroup, "/sys/fs/cgroup/user.slice/user-1000.slice");
-    says(&l, EAGAIN, "your cgroup /sys/fs/cgroup/user.slice/user-1000.slice may hold 100 tasks "
-         "at once (pids.max; 95 now)", "`systemctl set-property user-1000.slice TasksMax=");
+    says(&l, EAGAIN,
+         "your cgroup /sys/fs/cgroup/user.slice/user-1000.slice may hold 100 tasks "
+         "at once (pids.max; 95 now)",
+         "`systemctl set-property user-1000.slice TasksMax=");
     l = roomy();
     l.pid_max = 320;
     says(&l, EAGAIN, "the machine runs 300 tasks and allows 320 (kernel.pid_max)",
@@ -100,8 +111,10 @@ static void test_error_in_output(void **state)
 {
     (void)state;
     assert_int_equal(lab_limits_error_in("sh: 0: Cannot fork\n"), EAGAIN);
-    assert_int_equal(lab_limits_error_in("bash: fork: retry: Resource temporarily unavailable"), EAGAIN);
-    assert_int_equal(lab_limits_error_in("unshare: unshare failed: No space left on device"), ENOSPC);
+    assert_int_equal(lab_limits_error_in("bash: fork: retry: Resource temporarily unavailable"),
+                     EAGAIN);
+    assert_int_equal(lab_limits_error_in("unshare: unshare failed: No space left on device"),
+                     ENOSPC);
     assert_int_equal(lab_limits_error_in("clone: No space left on device"), ENOSPC);
     /* controls: a full disk is not a limit on namespaces, nor is a plain error */
     assert_int_equal(lab_limits_error_in("cp: write error: No space left on device"), 0);
@@ -132,8 +145,8 @@ static void test_cgroup_own_path(void **state)
 {
     (void)state;
     char p[128];
-    assert_int_equal(lab_cgroup_own_path("0::/user.slice/user-1000.slice/session-3.scope\n", p,
-                                         sizeof p), 0);
+    assert_int_equal(
+        lab_cgroup_own_path("0::/user.slice/user-1000.slice/session-3.scope\n", p, sizeof p), 0);
     assert_string_equal(p, "/user.slice/user-1000.slice/session-3.scope");
     assert_int_equal(lab_cgroup_own_path("4:memory:/x\n0::/a/b\n", p, sizeof p), 0);
     assert_string_equal(p, "/a/b");
@@ -164,24 +177,29 @@ static void test_cgroup_delegation(void **state)
     /* someone else's: the files are ours (the test's uid), the learner is `me` */
     if (getuid() == 0) {
         assert_int_equal(lab_cgroup_delegated(fixture, "/app.slice/term.scope", me, parent,
-                                              sizeof parent, why, sizeof why), -1);
+                                              sizeof parent, why, sizeof why),
+                         -1);
         assert_non_null(strstr(why, "is not delegated to you (owner uid 0)"));
     }
-    assert_int_equal(lab_cgroup_delegated(fixture, "/term.scope", 0, parent, sizeof parent, why,
-                                          sizeof why), -1);
+    assert_int_equal(
+        lab_cgroup_delegated(fixture, "/term.scope", 0, parent, sizeof parent, why, sizeof why),
+        -1);
     assert_non_null(strstr(why, "root cgroup"));
     put("app.slice/cgroup.subtree_control", "memory\n");
     assert_int_equal(lab_cgroup_delegated(fixture, "/app.slice/term.scope", 0, parent,
-                                          sizeof parent, why, sizeof why), -1);
+                                          sizeof parent, why, sizeof why),
+                     -1);
     assert_non_null(strstr(why, "does not delegate the pids controller"));
     put("app.slice/cgroup.subtree_control", "pidsx\n"); /* a word, not a prefix */
     assert_int_equal(lab_cgroup_delegated(fixture, "/app.slice/term.scope", 0, parent,
-                                          sizeof parent, why, sizeof why), -1);
+                                          sizeof parent, why, sizeof why),
+                     -1);
     char path[256];
     snprintf(path, sizeof path, "%s/cgroup.controllers", fixture);
     unlink(path);
     assert_int_equal(lab_cgroup_delegated(fixture, "/app.slice/term.scope", 0, parent,
-                                          sizeof parent, why, sizeof why), -1);
+                                          sizeof parent, why, sizeof why),
+                     -1);
     assert_non_null(strstr(why, "no cgroup v2"));
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", fixture);
@@ -191,12 +209,9 @@ static void test_cgroup_delegation(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_nproc),
-        cmocka_unit_test(test_pids_max_and_machine),
-        cmocka_unit_test(test_namespaces),
-        cmocka_unit_test(test_error_in_output),
-        cmocka_unit_test(test_cgroup_own_path),
-        cmocka_unit_test(test_cgroup_delegation),
+        cmocka_unit_test(test_nproc),           cmocka_unit_test(test_pids_max_and_machine),
+        cmocka_unit_test(test_namespaces),      cmocka_unit_test(test_error_in_output),
+        cmocka_unit_test(test_cgroup_own_path), cmocka_unit_test(test_cgroup_delegation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

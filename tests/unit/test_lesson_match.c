@@ -182,7 +182,7 @@ static void test_a_quiz_answer_found_inside_another_choice_is_ambiguous(void **s
     assert_int_equal(lesson_quiz_choice(&quiz, "its pid in the p"), -1);  /* starts two */
     assert_int_equal(lesson_quiz_choice(&quiz, "its pid in the parent namespace"), 2);
     assert_int_equal(lesson_quiz_choice(&quiz, "1, its"), 1);
-    assert_int_equal(lesson_quiz_choice(&quiz, "pid"), 0);       /* one word inside: no choice */
+    assert_int_equal(lesson_quiz_choice(&quiz, "pid"), 0);        /* one word inside: no choice */
     assert_int_equal(lesson_quiz_choice(&quiz, "d in the n"), 0); /* not from a word's start */
 
     /* Typed words that start choice 2 but are also inside choice 1. */

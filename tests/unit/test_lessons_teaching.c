@@ -81,7 +81,7 @@ static const struct {
     {.needle = "No space left on device", .kernel = "4.9"},
     {.needle = "ENOSPC (", .kernel = "4.9"},
     {.needle = "CLONE_NEWPID, owner uid", .kernel = "4.11"}, /* NS_GET_NSTYPE's answer shown */
-    {.needle = "--tree=parent", .kernel = "4.11"},          /* lsns needs NSTYPE and OWNER_UID */
+    {.needle = "--tree=parent", .kernel = "4.11"},           /* lsns needs NSTYPE and OWNER_UID */
     {.needle = "ns/pid_for_children", .kernel = "4.12"},
     {.needle = "set_tid", .kernel = "5.5"},
     {.needle = "pidfd_send_signal", .kernel = "5.1"},
@@ -111,7 +111,8 @@ static int kernel_shortfalls(const struct lesson *l)
 {
     int have = version_number(l->kernel), bad = 0;
     if (have < 0) {
-        print_message("%s: no valid :kernel: line (have '%s')\n", l->id, l->kernel ? l->kernel : "");
+        print_message("%s: no valid :kernel: line (have '%s')\n", l->id,
+                      l->kernel ? l->kernel : "");
         return 1;
     }
     for (size_t f = 0; f < sizeof features / sizeof features[0]; f++) {
@@ -192,14 +193,17 @@ static const struct {
     {.term = "setns", .definition = "the caller stays, its next children go into"},
     {.term = "owning user namespace", .definition = "the owning user\nnamespace is the one"},
     {.term = "fdinfo", .definition = "procfs offers a small text file"},
-    {.term = "ns_last_pid", .definition = "shows where the kernel's ordinary\nPID allocation stands"},
+    {.term = "ns_last_pid",
+     .definition = "shows where the kernel's ordinary\nPID allocation stands"},
     {.term = "parent_pid", .definition = "as a shell keeps `$!`"},
     {.term = "chain_pid", .definition = "as a shell keeps `$!`"},
     {.term = "grace period", .definition = "The wait is the *grace period*: the time a program"},
     {.term = "keeper_pid", .definition = "as a shell keeps `$!`"},
-    {.term = "SO_PEERCRED", .definition = "a socket option\nthat says which process is at the other end"},
+    {.term = "SO_PEERCRED",
+     .definition = "a socket option\nthat says which process is at the other end"},
     {.term = "tr_pid", .definition = "as a shell keeps `$!`"},
-    {.term = "pause container", .definition = "*pause container* (a tiny program the pod starts first"},
+    {.term = "pause container",
+     .definition = "*pause container* (a tiny program the pod starts first"},
     {.term = "CLONE_PARENT", .definition = "give the new process the caller's parent"},
     {.term = "fork bomb", .definition = "A *fork bomb* is a program that forks without end"},
     {.term = "cgroup", .definition = "a *cgroup* is a group of processes"},
@@ -269,7 +273,8 @@ static int fixed_waits_in(const char *id, int line, const char *commands)
         const char *end = strchr(start, '\n');
         size_t len = end ? (size_t)(end - start) : strlen(start);
         char text[2048];
-        snprintf(text, sizeof text, "%.*s", (int)(len < sizeof text ? len : sizeof text - 1), start);
+        snprintf(text, sizeof text, "%.*s", (int)(len < sizeof text ? len : sizeof text - 1),
+                 start);
         for (char *p = text; (p = strstr(p, "sleep ")) != NULL; p += 6) {
             size_t span = strspn(p + 6, "0123456789.");
             int fractional = span > 1 && memchr(p + 6, '.', span) != NULL;
@@ -324,9 +329,11 @@ static int glob_able_answers(const struct lesson *l)
     for (size_t s = 0; s < l->step_count; s++)
         for (size_t b = 0; b < l->steps[s].block_count; b++) {
             const char *c = l->steps[s].blocks[b].check;
-            if (c != NULL && strstr(c, "=$(cat /") != NULL && strstr(c, "grep -qx '[0-9][0-9]*'") == NULL) {
-                print_message("%s:%d: the check uses a file answer without making sure it is a number\n",
-                              l->id, l->steps[s].blocks[b].line);
+            if (c != NULL && strstr(c, "=$(cat /") != NULL &&
+                strstr(c, "grep -qx '[0-9][0-9]*'") == NULL) {
+                print_message(
+                    "%s:%d: the check uses a file answer without making sure it is a number\n",
+                    l->id, l->steps[s].blocks[b].line);
                 bad++;
             }
         }

@@ -72,14 +72,14 @@ static void test_malformed_lines_are_skipped_and_counted(void **state)
     (void)state;
     memset(&p, 0, sizeof p);
     int skipped = progress_parse(&p, "# comment\n"
-                                      "current 01-a\n"
-                                      "lesson 01-a step 2 done 0 checked 0\n"
-                                      "lesson 01-b step -1 done 0 checked 0\n"
-                                      "lesson 01-c step 1 done 7 checked 0\n"
-                                      "lesson 01-d step 1 done 0 checked 0 extra\n"
-                                      "garbage\n"
-                                      "current has space\n"
-                                      "\n");
+                                     "current 01-a\n"
+                                     "lesson 01-a step 2 done 0 checked 0\n"
+                                     "lesson 01-b step -1 done 0 checked 0\n"
+                                     "lesson 01-c step 1 done 7 checked 0\n"
+                                     "lesson 01-d step 1 done 0 checked 0 extra\n"
+                                     "garbage\n"
+                                     "current has space\n"
+                                     "\n");
     assert_int_equal(skipped, 5);
     assert_int_equal(p.count, 1);
     assert_int_equal(p.entries[0].step, 2);
@@ -282,9 +282,10 @@ static void test_skip_then_pass_round_trip(void **state)
     assert_int_equal(progress_parse(&p, "lesson 09-gone step 1 done 1 checked 0\n"), 0);
     assert_int_equal(progress_save(&p, stderr), 0);
     progress_close(&p);
-    assert_int_equal(tl_shf(NULL, "grep -qx 'lesson 03-x step 0 finished 1 checked 4 skipped 16' "
-                                  "%s/progress && grep -qx 'lesson 09-gone step 1 done 1 checked 0' "
-                                  "%s/progress",
+    assert_int_equal(tl_shf(NULL,
+                            "grep -qx 'lesson 03-x step 0 finished 1 checked 4 skipped 16' "
+                            "%s/progress && grep -qx 'lesson 09-gone step 1 done 1 checked 0' "
+                            "%s/progress",
                             dir, dir),
                      0);
     progress_open(&again, dir, stderr);

@@ -46,8 +46,8 @@ static void test_a_trailing_ampersand_makes_a_background_part(void **state)
     (void)state;
     expect_split("pidns_init_sleep &", "&pidns_init_sleep", 0);
     expect_split("  pidns_init_sleep /proc2   &  ", "&pidns_init_sleep /proc2", 0);
-    expect_split("mkdir /proc2; pidns_init_sleep /proc2 &", "mkdir /proc2 | &pidns_init_sleep /proc2",
-                 0);
+    expect_split("mkdir /proc2; pidns_init_sleep /proc2 &",
+                 "mkdir /proc2 | &pidns_init_sleep /proc2", 0);
     expect_split("a & b &", "&a | &b", 0);
     expect_split("a\nb &", "a | &b", 0);
     expect_split("cd /tmp && prog | tee x &", "&cd /tmp && prog | tee x", 0);
@@ -120,8 +120,8 @@ static void test_a_line_that_manages_its_jobs_stays_whole(void **state)
     expect_split("a & echo \"started $!\"", "a & echo \"started $!\"", 0);
     expect_split("a & o=$(jobs)", "a & o=$(jobs)", 0);
     expect_split("(sleep 1 & wait)", "(sleep 1 & wait)", 0); /* no note: it waits */
-    expect_split("a & echo wait", "&a | echo wait", 0);       /* an argument, not the builtin */
-    expect_split("a & echo '$!'", "&a | echo '$!'", 0);       /* quoted: no $! */
+    expect_split("a & echo wait", "&a | echo wait", 0);      /* an argument, not the builtin */
+    expect_split("a & echo '$!'", "&a | echo '$!'", 0);      /* quoted: no $! */
 }
 
 static void test_deep_nesting_is_refused_not_recursed(void **state)

@@ -244,17 +244,21 @@ static void test_notes_relate_pids_and_namespace_links(void **state)
     struct procfs_process lab_procs[1] = {{1, {.name = "keeper", .pid = 1, .nspid_count = 1}}};
     struct procfs_process child_procs[1] = {
         {27656, {.name = "pidns_init_sle", .pid = 27656, .nspid_count = 2, .nspid = {27656, 1}}}};
-    struct procfs_pidns root = {.inode = 4026531836ULL, .level = 0, .members = lab_procs,
-                                .member_count = 1};
-    struct procfs_pidns child = {.inode = 4026532412ULL, .level = 1, .parent = &root,
-                                 .members = child_procs, .member_count = 1};
+    struct procfs_pidns root = {
+        .inode = 4026531836ULL, .level = 0, .members = lab_procs, .member_count = 1};
+    struct procfs_pidns child = {.inode = 4026532412ULL,
+                                 .level = 1,
+                                 .parent = &root,
+                                 .members = child_procs,
+                                 .member_count = 1};
     struct procfs_pidns *children[] = {&child}, *all[] = {&root, &child};
     root.children = children;
     root.child_count = 1;
     struct procfs_tree tree = {&root, all, 2, 1, NULL}; /* the lab at level 1 */
 
     char *notes = annotate_output("PID returned by clone(): 27656\n"
-                                  "pid:[4026532412]\npid:[4026531836]\n", &tree, 5);
+                                  "pid:[4026532412]\npid:[4026531836]\n",
+                                  &tree, 5);
     assert_non_null(strstr(notes, "pidns_init_sle has 2 PIDs"));
     assert_non_null(strstr(notes, "27656 in the lab's"));
     assert_non_null(strstr(notes, "from the lab's (level 1) down to its own (level 2)"));
