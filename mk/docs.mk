@@ -76,7 +76,7 @@ REF_TRANSCRIPT := $(if $(filter 1,$(REFERENCE)),$(if $(TUTOR),$(REF_DIR)/transcr
 LESSON_DOCINFO = -a docinfo=shared-head -a docinfodir=$(abspath docs/include)
 LESSON_ADOC    = -r ./$(HANDBOOK_EXT) $(HIGHLIGHT) \
 	$(if $(REF_TRANSCRIPT),-a handbook-reference=$(abspath $(REF_DIR)))
-LESSON_DEPS    = $(HANDBOOK_EXT) docs/include/docinfo.html $(REF_TRANSCRIPT)
+LESSON_DEPS    = $(HANDBOOK_EXT) docs/handbook/ns_picture.rb docs/include/docinfo.html $(REF_TRANSCRIPT)
 
 $(DOCS_O)/lessons/%.html: lessons/%.adoc $(DOC_INCLUDES) $(LESSON_DEPS)
 	@mkdir -p $(@D)

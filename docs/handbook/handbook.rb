@@ -18,12 +18,18 @@
 #    and which choice of a quiz is right (the checklist loses its ticks);
 #  - puts beside each [.expect] pattern what the lesson's command really printed
 #    in a reference run (docs/handbook/capture-reference.sh, which records
-#    pidns-tutor --auto all), naming the kernel and the date of that run.
+#    pidns-tutor --auto all), naming the kernel and the date of that run;
+#  - draws, where the reference run had a namespace below the lab's, the lab's
+#    namespace tree as a picture (ns_picture.rb) beside its text, at the step
+#    where it had the most namespaces.
 # The lesson files themselves stay in the subset the shell reads.
 
 require 'asciidoctor'
 require 'asciidoctor/extensions'
 require 'cgi'
+require 'fileutils'
+require 'tmpdir'
+require_relative 'ns_picture'
 
 module PidnsHandbook
   # The shell's rule for a lesson file (shell/lesson.c): digits, '-', a name, .adoc.
@@ -64,7 +70,10 @@ module PidnsHandbook
   class Reference
     # A line that is not a command's output: the tutor's own text after it.
     STOP = /\A(?:\z|# |check: |Lesson \d+, step |Predict: |Quiz: |Exercise: |
-               stopped\ (?:job|process)\ |\ \ Cleaned\ up:\ |lesson\ \d+\ \(|--auto: |host\ unchanged)/x.freeze
+               stopped\ (?:job|process)\ |\ \ Cleaned\ up:\ |lesson\ \d+\ \(|--auto: |host\ unchanged|
+               tree\ after\ lesson\ )/x.freeze
+    # The lab's tree after a step (PIDNS_TUTOR_TREES, shell/tutor/tutor_picture.c).
+    TREE = /\Atree after lesson \d+, step (\d+):\z/.freeze
     # The tutor's notes about an output (one a line, the capture uses wide COLUMNS).
     NOTE = /\A  (?:\(|\S+ has (?:one PID|\d+ PIDs)|\d+ is the child's PID|pid:\[\d+\] is )/.freeze
 
@@ -73,6 +82,7 @@ module PidnsHandbook
     def initialize(dir)
       @meta = {}
       @runs = {}
+      @trees = {}
       meta_file = File.join(dir, 'meta')
       File.foreach(meta_file) { |l| k, v = l.chomp.split('=', 2); @meta[k] = v } if File.file?(meta_file)
       transcript = File.join(dir, 'transcript.txt')
@@ -88,6 +98,18 @@ module PidnsHandbook
       @runs[lesson_id] || []
     end
 
+    # The lab's tree at the step where it had the most namespaces (the first
+    # such step): [step number, the `tree` lines, the parsed tree], or nil.
+    def picture(lesson_id)
+      best = nil
+      (@trees[lesson_id] || []).each do |step, lines|
+        root = NsPicture.parse(lines) or next
+        n = NsPicture.count(root)
+        best = [step, lines, root, n] if n >= 2 && (best.nil? || n > best[3])
+      end
+      best && best[0, 3]
+    end
+
     def label
       "Linux #{@meta['kernel']} (#{@meta['machine']}), #{@meta['date']}"
     end
@@ -96,10 +118,20 @@ module PidnsHandbook
 
     def parse(lines)
       runs = []
+      trees = []
       i = 0
       while i < lines.size
         line = lines[i]
-        if line.start_with?('# ')
+        if (t = TREE.match(line))
+          tree = []
+          i += 1
+          while i < lines.size && lines[i].start_with?('  | ')
+            tree << lines[i][4..]
+            i += 1
+          end
+          trees << [t[1].to_i, tree]
+          next
+        elsif line.start_with?('# ')
           command = [line[2..]]
           i += 1
           while i < lines.size && lines[i].start_with?('> ')
@@ -116,7 +148,9 @@ module PidnsHandbook
           next
         elsif (m = /\Alesson \d+ \((.+)\): (\S+)\z/.match(line))
           @runs[m[1]] = runs if m[2] == 'passed'
+          @trees[m[1]] = trees if m[2] == 'passed'
           runs = []
+          trees = []
         end
         i += 1
       end
@@ -222,6 +256,7 @@ module PidnsHandbook
       note_step_kernels(body)
       fold_blocks(body)
       add_reference(body, lesson)
+      add_picture(doc, body, lesson)
       highlight_commands(body)
       if @html
         insert_nav(doc, body, lesson, kind)
@@ -418,6 +453,42 @@ module PidnsHandbook
           cursor = k + 1 if k
         end
       end
+    end
+
+    # The lab's namespace tree in the reference run, as text and as a picture,
+    # at the end of the step where it had the most namespaces. HTML gets the
+    # SVG inline; the PDF an image of the same SVG, written beside it.
+    def add_picture(doc, body, lesson)
+      return unless @reference && @reference.passed?(lesson.id)
+      step, lines, root = @reference.picture(lesson.id)
+      return unless step
+      section = body.blocks.select { |b| b.context == :section }[step - 1] or return
+      label = "The lab's PID namespaces after step #{step} of lesson #{lesson.number} in the reference run"
+      pair = Asciidoctor::Block.new(section, :open, content_model: :compound)
+      pair.add_role('ns-picture-pair')
+      pair.title = "The namespace tree after this step (reference run, Linux #{@reference.meta['kernel']}, " \
+                   "#{@reference.meta['date']})"
+      text = Asciidoctor::Block.new(pair, :literal, source: lines.join("\n"), subs: [:specialcharacters])
+      text.add_role('ns-tree-text')
+      pair << text
+      svg = NsPicture.svg(root, label)
+      pair << (@html ? html_picture(pair, svg) : pdf_picture(doc, pair, svg, lesson, label))
+      section << pair
+    end
+
+    def html_picture(parent, svg)
+      Asciidoctor::Block.new(parent, :pass, source: %(<div class="ns-picture-box">#{svg}</div>), subs: [])
+    end
+
+    def pdf_picture(doc, parent, svg, lesson, label)
+      to_file = doc.options[:to_file]
+      out = to_file.is_a?(String) ? File.dirname(File.expand_path(to_file)) : doc.options[:to_dir] || doc.attr('outdir')
+      dir = File.join(out || Dir.tmpdir, 'ns-pictures')
+      FileUtils.mkdir_p(dir)
+      path = File.join(dir, "#{lesson.id}.svg")
+      File.write(path, svg)
+      Asciidoctor::Block.new(parent, :image, content_model: :empty,
+                                             attributes: { 'target' => path, 'alt' => label, 'pdfwidth' => '100%' })
     end
 
     def pair_with_reference(expect, output)

@@ -205,16 +205,6 @@ int cmd_sh(struct shell *sh, int argc, char **argv)
     return status == 0 ? SHELL_OK : SHELL_ERROR;
 }
 
-/* The tutorial's own processes in the lab: the shell's children there (a
- * lab-runner for each command line, a tutor-output relay for its output).
- * The shell is outside the lab's namespace, so their PPid reads 0 in it,
- * like the lab's init (PID 1), which stays: lessons talk about it. */
-static int is_plumbing(const struct procfs_process *p, void *context)
-{
-    (void)context;
-    return p->status.ppid == 0 && p->pid != 1 && p->status.nspid_count == 1;
-}
-
 /* argv[1] of ps and tree: none, or --all (-A and -e, as in procps). */
 static int wants_all(int argc, char **argv)
 {
@@ -228,7 +218,9 @@ int check_all_arg(struct shell *sh, int argc, char **argv)
     return argc == 1 || wants_all(argc, argv) ? SHELL_OK : SHELL_USAGE;
 }
 
-/* The lab's processes; the tutorial's own left out unless all. */
+/* The lab's processes; the tutorial's own (procfs_entered_from_outside: the
+ * shell, outside the lab, starts them there) left out unless all. The lab's
+ * init (PID 1) stays: lessons talk about it. */
 static int read_tree(struct shell *sh, struct procfs_tree *tree, int all)
 {
     if (procfs_read_tree(lab_path(sh->lab, "/proc"), tree) == -1) {
@@ -238,7 +230,7 @@ static int read_tree(struct shell *sh, struct procfs_tree *tree, int all)
     tree->base_level = lab_level(sh->lab);
     tree->root_name = "the lab's namespace";
     if (!all)
-        procfs_tree_remove(tree, is_plumbing, NULL);
+        procfs_tree_remove(tree, procfs_entered_from_outside, NULL);
     return 0;
 }
 

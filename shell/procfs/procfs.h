@@ -148,6 +148,11 @@ void procfs_tree_free(struct procfs_tree *tree);
 size_t procfs_tree_remove(struct procfs_tree *tree,
                           int (*drop)(const struct procfs_process *process, void *context),
                           void *context);
+/* A drop() for procfs_tree_remove: a process that entered the root namespace
+ * from outside it (setns: its parent is not in this procfs, so PPid reads 0)
+ * and is not the namespace's init; the shell's own plumbing in a lab (a
+ * lab-runner for each command line, a relay for its output). context unused. */
+int procfs_entered_from_outside(const struct procfs_process *process, void *context);
 
 /* The ancestry of a process's PID namespace as the caller may see it:
  * chain[0] its own (PROC_ROOT/PID/ns/pid), then each parent by

@@ -165,6 +165,12 @@ int procfs_tree_add(struct procfs_tree *tree, const struct procfs_status *status
     return 0;
 }
 
+int procfs_entered_from_outside(const struct procfs_process *process, void *context)
+{
+    (void)context;
+    return process->status.ppid == 0 && process->pid != 1 && process->status.nspid_count == 1;
+}
+
 size_t procfs_tree_remove(struct procfs_tree *tree,
                           int (*drop)(const struct procfs_process *process, void *context),
                           void *context)

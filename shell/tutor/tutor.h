@@ -180,6 +180,10 @@ int tutor_auto(struct shell *sh, const char *which);
  * solution, then its check again (allowing a solution left running a few
  * seconds to settle). Returns 0 when the check passed after the work. */
 int tutor_run_solution(struct shell *sh, const struct lesson_block *exercise);
+/* In --auto with PIDNS_TUTOR_TREES set: the lab's namespace tree after lesson
+ * LESSON's step STEP (1-based), when it has a namespace below the lab's, for
+ * the handbook's pictures (tutor_picture.c). */
+void tutor_print_tree_for_picture(struct shell *sh, int lesson, size_t step);
 
 /* --present LESSON: the lesson on a projector, paced by the presenter:
  * Enter moves on, predictions and quizzes wait for the room, exercises run

@@ -329,8 +329,14 @@ static int auto_lesson(struct shell *sh, int index, int *skipped)
             continue;
         }
         const struct lesson_block *exercise = tutor_current_exercise(sh);
-        if (!bad && exercise != NULL)
-            bad = auto_exercise(sh, exercise) || tutor_show_debrief(sh) != SHELL_OK;
+        if (!bad && exercise == NULL)
+            tutor_print_tree_for_picture(sh, l->number, s + 1);
+        if (!bad && exercise != NULL) {
+            bad = auto_exercise(sh, exercise);
+            if (!bad)
+                tutor_print_tree_for_picture(sh, l->number, s + 1);
+            bad = bad || tutor_show_debrief(sh) != SHELL_OK;
+        }
         if (bad) {
             render_textf(&sh->render, RENDER_BAD, "lesson %d, step %zu (%s): FAILED", l->number,
                          s + 1, l->steps[s].title);

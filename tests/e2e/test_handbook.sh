@@ -148,9 +148,52 @@ else
     # As printed: the label may be wrapped in its column, so compare without blanks.
     tr -d ' \n' <"$tmp/page.txt" | grep -qiF "Referencerun(Linux$kernel,$date)" || bad="$bad $first(kernel $kernel and date $date not shown)"
     check "beside each pattern, the output of a reference run on Linux $kernel, $date" "$bad"
+    # The pictures: a lesson whose reference run had a namespace below the
+    # lab's has one SVG of the tree, beside its text; every namespace of the
+    # text is a box, or counted in the line that ends a chain too deep to draw.
+    bad="" pictures=0
+    while read -r n id title; do
+        page=$docs/lessons/$id.html
+        # the lesson's own part of the transcript: from its first step to its verdict
+        sed -n "/^Lesson $n, step 1 of /,/^lesson $n (/p" "$docs/reference/transcript.txt" >"$tmp/part"
+        want=$(grep -c "^tree after lesson $n, step " "$tmp/part")
+        got=$(grep -c '<svg [^>]*class="ns-picture"' "$page")
+        if [ "$want" -eq 0 ]; then
+            [ "$got" -eq 0 ] || bad="$bad $id(a picture without a tree)"
+            continue
+        fi
+        [ "$got" -eq 1 ] || { bad="$bad $id($got pictures)"; continue; }
+        pictures=$((pictures + 1))
+        sed -n '/class="literalblock ns-tree-text"/,/<\/pre>/p' "$page" >"$tmp/text"
+        text_ns=$(grep -o 'pid:\[[0-9]*\]' "$tmp/text" | sort -u)
+        boxes=$(grep -o 'data-inode="[0-9]*"' "$page" | tr -dc '0-9\n' | sed '/^$/d')
+        more=$(grep -o 'data-more="[0-9]*"' "$page" | tr -dc '0-9')
+        [ -n "$text_ns" ] || { bad="$bad $id(no text tree beside the picture)"; continue; }
+        for inode in $boxes; do
+            echo "$text_ns" | grep -qF "pid:[$inode]" || bad="$bad $id(box pid:[$inode] not in the text)"
+        done
+        [ $(($(echo "$boxes" | wc -l) + ${more:-0})) -eq "$(echo "$text_ns" | wc -l)" ] ||
+            bad="$bad $id($(echo "$boxes" | wc -l) boxes + ${more:-0} more for $(echo "$text_ns" | wc -l) namespaces)"
+        grep -q 'The namespace tree after this step (reference run, Linux' "$page" || bad="$bad $id(no title)"
+    done <"$tmp/lessons"
+    [ "$pictures" -gt 0 ] || bad="$bad (no lesson has a picture: no tree in the transcript?)"
+    check "a picture of the namespace tree beside its text in each lesson whose run nests ($pictures lessons)" "$bad"
+    # As a reader's browser draws it: the boxes are laid out (a size of their own).
+    pic=$(grep -l '<svg [^>]*class="ns-picture"' "$docs"/lessons/*.html | head -n 1)
+    if [ -n "$pic" ]; then
+        browse --dump-dom "file://$pic" >"$tmp/pic-dom.html"
+        browse --screenshot="$shots/handbook-picture-$(basename "$pic" .html).png" "file://$pic" >/dev/null
+        n_dom=$(grep -o '<g class="pidns"' "$tmp/pic-dom.html" | wc -l)
+        n_src=$(grep -o '<g class="pidns"' "$pic" | wc -l)
+        if [ "$n_dom" -ge 2 ] && [ "$n_dom" -eq "$n_src" ]; then
+            ok "Chromium draws the picture of $(basename "$pic" .html): $n_dom namespace boxes"
+        else
+            not_ok "Chromium draws the picture of $(basename "$pic" .html)" "$n_dom boxes in the browser's DOM, $n_src in the page"
+        fi
+    fi
     # Negative control: without the reference run, the patterns stand alone.
     if make -s --no-print-directory O="$tmp/out" REFERENCE=0 "$tmp/out/docs/lessons/$first.html" >"$tmp/ref0.log" 2>&1; then
-        if grep -q 'literalblock reference' "$tmp/out/docs/lessons/$first.html" || [ -e "$tmp/out/docs/reference" ]; then
+        if grep -qE 'literalblock reference|class="ns-picture"' "$tmp/out/docs/lessons/$first.html" || [ -e "$tmp/out/docs/reference" ]; then
             not_ok "REFERENCE=0 builds the pages without a reference run" "a reference was captured or shown"
         else
             ok "REFERENCE=0 builds the pages without a reference run"
@@ -188,6 +231,9 @@ else
     done <"$tmp/lessons"
     grep -q 'Unresolved directive' "$tmp/pdf.txt" && bad="$bad unresolved-include"
     grep -q '<nav' "$tmp/pdf.txt" && bad="$bad raw-html"
+    if grep -q '^tree after lesson ' "$docs/reference/transcript.txt" 2>/dev/null && grep -q '^status=passed' "$docs/reference/meta" 2>/dev/null; then
+        grep -q 'here; by level 1-' "$tmp/pdf.txt" || bad="$bad no-namespace-picture"
+    fi
     check "the PDF handout holds a table of contents and every lesson ($(pdfinfo "$pdf" 2>/dev/null | sed -n 's/^Pages: *//p') pages)" "$bad"
 fi
 finish
