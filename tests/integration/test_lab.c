@@ -123,24 +123,42 @@ static int statuses_and_output(void *arg)
     buf[n > 0 ? n : 0] = '\0';
     EXPECT(strcmp(buf, "to-err\n") == 0, "stderr: %s", buf);
     EXPECT(lab_run(lab, "kill -TERM $$", 1, 2) == 128 + SIGTERM, "128+N for a signal");
-    double t0 = tl_now();
-    EXPECT(lab_start(lab, "echo quick; exit 3", out_pipe[1], &status, &job) == 0 && status == 3,
-           "a command that ends is not a job (status %d)", status);
-    EXPECT(tl_now() - t0 < 0.25, "and lab_start() returns as soon as it ends");
+    /* A command that ends is not a job, and lab_start() returns when it
+     * ends, not after the settle time (quiet for 0.3 s): against lab_run()
+     * of the same command, which returns when it ends, the best of three
+     * each (not a fixed number of seconds: a loaded machine slows both). */
+    double best_start = 1e9, best_run = 1e9;
+    for (int i = 0; i < 3; i++) {
+        double t0 = tl_now();
+        EXPECT(lab_start(lab, "echo quick; exit 3", out_pipe[1], &status, &job) == 0 && status == 3,
+               "a command that ends is not a job (status %d)", status);
+        double t1 = tl_now();
+        EXPECT(lab_run(lab, "echo quick; exit 3", out_pipe[1], 2) == 3, "lab_run, the same");
+        double t2 = tl_now();
+        best_start = t1 - t0 < best_start ? t1 - t0 : best_start;
+        best_run = t2 - t1 < best_run ? t2 - t1 : best_run;
+    }
+    EXPECT(best_start < best_run + 0.2,
+           "lab_start() returns as soon as it ends: %.3f s against lab_run()'s %.3f s", best_start,
+           best_run);
     n = read(out_pipe[0], buf, sizeof buf - 1);
     buf[n > 0 ? n : 0] = '\0';
-    EXPECT(strcmp(buf, "quick\n") == 0, "its output came through: %s", buf);
+    EXPECT(strncmp(buf, "quick\nquick\n", 12) == 0, "its output came through: %s", buf);
     /* A job's output keeps coming after lab_start() returned. */
     EXPECT(lab_start(lab, "sleep 0.5; echo later; sleep 100", out_pipe[1], &status, &job) == 1,
            "a job");
-    EXPECT(lt_read_line(out_pipe[0], buf, sizeof buf, 3) == 0 && strcmp(buf, "later") == 0,
+    EXPECT(lt_read_line(out_pipe[0], buf, sizeof buf, 20) == 0 && strcmp(buf, "later") == 0,
            "live output of a background job: %s", buf);
-    /* A finished job stays listed, not running, until cleanup. */
+    /* A finished job stays listed, not running, until cleanup: wait for it
+     * to end (the event, at most 20 s), then look. */
     EXPECT(lab_start(lab, "sleep 0.6", out_pipe[1], &status, &job) == 1, "a second job");
-    usleep(800000);
     const struct lab_job *jobs;
-    EXPECT(lab_jobs(lab, &jobs) == 2 && jobs[0].running && !jobs[1].running && jobs[1].id == 2,
-           "jobs listed with their state");
+    int listed = 0;
+    for (double end = tl_now() + 20; tl_now() < end; usleep(20000))
+        if ((listed = lab_jobs(lab, &jobs)) != 2 || !jobs[1].running)
+            break;
+    EXPECT(listed == 2 && jobs[0].running && !jobs[1].running && jobs[1].id == 2,
+           "jobs listed with their state (%d listed)", listed);
     EXPECT(lab_cleanup(lab, NULL) >= 1, "cleanup");
     EXPECT(lab_jobs(lab, &jobs) == 0, "no job after cleanup");
 out:
@@ -273,10 +291,10 @@ static int close_unchanged(void *arg)
         pause();
         _exit(0);
     }
-    double t0 = tl_now();
     EXPECT(lab_close(lab, report) == 0, "unchanged");
-    EXPECT(tl_now() - t0 < 0.5, "closed in %.0f ms", (tl_now() - t0) * 1000);
     fflush(report);
+    /* Held up, the close would wait out its 3 s bound and say so. */
+    EXPECT(strstr(text, "did not end") == NULL, "the lab's init ended at once:\n%s", text);
     EXPECT(strstr(text, "no process, mount or /procN left by the lab\n") != NULL,
            "the verdict:\n%s", text);
 out:

@@ -52,8 +52,13 @@ int lt_have_example(const char *name)
 /* Opens a lab in the holder; NULL with the reason printed. */
 struct lab *lt_open(int force_user_namespace)
 {
+    return lt_open_settle(force_user_namespace, 0.3);
+}
+
+struct lab *lt_open_settle(int force_user_namespace, double settle_seconds)
+{
     char err[512];
-    struct lab_config config = {lt_examples, force_user_namespace, 0.3};
+    struct lab_config config = {lt_examples, force_user_namespace, settle_seconds};
     if (chdir("/") == -1)
         return NULL;
     struct lab *lab = lab_open(&config, err, sizeof err);

@@ -37,6 +37,10 @@ int lt_have_example(const char *name);
 
 /* Opens a lab in the holder; NULL with the reason printed. */
 struct lab *lt_open(int force_user_namespace);
+/* The same with a settle time of its own: a test that must tell "before it
+ * settled" from "when it settled" by the order of events, not by a clock,
+ * opens a lab that settles only at max(2 s, 10 x settle_seconds). */
+struct lab *lt_open_settle(int force_user_namespace, double settle_seconds);
 /* Forks a holder running fn(arg), as nobody if asked; returns its wait
  * status, killing it after timeout seconds. */
 int lt_run_holder(int (*fn)(void *), void *arg, int as_nobody, double timeout);
