@@ -125,10 +125,10 @@ await() { # SENTENCE PID COMMAND [ARG...]
     done
 }
 program() { # [ARG...]: starts $TUTOR_PROGRAM; $program_pid, files out and ended
-    rm -f out ended ended.new program.pid
+    rm -f out ended ended.new program.pid program.pid.new
     (
         "$TUTOR_PROGRAM" "$@" >out 2>&1 </dev/null &
-        echo $! >program.pid
+        echo $! >program.pid.new && mv program.pid.new program.pid
         wait $!
         tutor_st=$?
         if [ $tutor_st -gt 128 ] && tutor_sig=$(kill -l $((tutor_st - 128)) 2>/dev/null); then
@@ -137,9 +137,19 @@ program() { # [ARG...]: starts $TUTOR_PROGRAM; $program_pid, files out and ended
             echo "exit $tutor_st"
         fi >ended.new && mv ended.new ended
     ) &
-    program_pid=
+    # Its PID comes from the subshell once it has forked: wait for the file,
+    # at most 10 s (a fork refused by a limit would leave none).
+    program_pid=''
+    tutor_until=$(($(tutor_now) + 1000))
     while [ -z "$program_pid" ]; do
-        read -r program_pid 2>/dev/null <program.pid || program_pid=
+        read -r program_pid 2>/dev/null <program.pid || program_pid=''
+        [ -n "$program_pid" ] && break
+        if [ "$(tutor_now)" -ge "$tutor_until" ]; then
+            tutor_record no "the program started" "no PID after 10 s: could the check fork?"
+            tutor_fail 1
+            return 0
+        fi
+        sleep 0.01
     done
 }
 failed() { # PATTERN: the check's first failing condition (for hints)
