@@ -672,6 +672,52 @@ static void test_busy_descendants_follow_ppid_in_any_order(void **state)
     assert_int_equal(procfs_busy_descendants(p, 0, 5), 0);
 }
 
+/* The tutor's own process and the system (procfs_system.c), read from a
+ * made-up proc root: capabilities, id maps, sysctls, task counts; and what
+ * each says when its file is missing or holds no number. */
+static void test_self_and_system_facts_from_a_proc_root(void **state)
+{
+    (void)state;
+    char root[PATH_MAX];
+    unsigned long long caps = 1;
+    long all = 0, mine = 0;
+    snprintf(root, sizeof root, "%s/test_procfs.system.%ld", tl_tmpdir(), (long)getpid());
+    assert_int_equal(
+        tl_shf(NULL,
+               "r=%s && mkdir -p $r/self/ns $r/sys/user $r/sys/kernel $r/10 $r/11 $r/12 && "
+               "printf 'Name:\\tx\\nCapEff:\\t0000000000200000\\n' > $r/self/status && "
+               ": > $r/self/ns/pid && printf '0 1000 1\\n5 2000 10\\n' > $r/self/uid_map && "
+               "echo 42 > $r/sys/user/max_user_namespaces && echo max > $r/sys/kernel/pid_max && "
+               "echo abc > $r/sys/kernel/bad && "
+               "printf 'Uid:\\t7\\t7\\t7\\t7\\nThreads:\\t3\\n' > $r/10/status && "
+               "printf 'Uid:\\t8\\t8\\t8\\t8\\nThreads:\\t2\\n' > $r/11/status",
+               root),
+        0);
+    assert_int_equal(procfs_self_caps(root, &caps), 0);
+    assert_int_equal(caps, 1ull << 21); /* CAP_SYS_ADMIN alone */
+    assert_true(procfs_self_has_ns(root, "pid"));
+    assert_false(procfs_self_has_ns(root, "user"));
+    assert_int_equal(procfs_self_id_mapped(root, "uid_map", 0), 1);
+    assert_int_equal(procfs_self_id_mapped(root, "uid_map", 14), 1);
+    assert_int_equal(procfs_self_id_mapped(root, "uid_map", 15), 0);
+    assert_int_equal(procfs_self_id_mapped(root, "uid_map", 1), 0);
+    assert_int_equal(procfs_self_id_mapped(root, "gid_map", 0), -1); /* no map */
+    assert_int_equal(procfs_read_sysctl(root, "user/max_user_namespaces", -1, -2), 42);
+    assert_int_equal(procfs_read_sysctl(root, "kernel/pid_max", -1, -2), -2);
+    assert_int_equal(procfs_read_sysctl(root, "kernel/bad", -1, -2), -1);
+    assert_int_equal(procfs_read_sysctl(root, "kernel/absent", -1, -2), -1);
+    /* 12 has no status (gone meanwhile): left out; "self" is no PID */
+    assert_int_equal(procfs_count_tasks(root, 7, &all, &mine), 0);
+    assert_int_equal(all, 5);
+    assert_int_equal(mine, 3);
+    assert_false(procfs_is_procfs(root));
+    assert_true(procfs_is_procfs("/proc"));
+    tl_shf(NULL, "rm -rf %s", root);
+    assert_int_equal(procfs_self_caps(root, &caps), -1);
+    assert_int_equal(caps, 0);
+    assert_int_equal(procfs_count_tasks(root, 7, &all, &mine), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -703,6 +749,7 @@ int main(void)
         cmocka_unit_test(test_walk_pids_stops_when_the_visitor_says),
         cmocka_unit_test(test_parse_mounts_of_a_text_read_elsewhere),
         cmocka_unit_test(test_busy_descendants_follow_ppid_in_any_order),
+        cmocka_unit_test(test_self_and_system_facts_from_a_proc_root),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
