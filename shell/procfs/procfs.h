@@ -185,10 +185,4 @@ long procfs_read_sysctl(const char *proc_root, const char *name, long missing, l
  * be read. */
 int procfs_count_tasks(const char *proc_root, long uid, long *all, long *mine);
 
-/* Text the shell prints as is (malloc'd, NULL when out of memory). The exact
- * formats are documented in procfs_format.c; tests and lessons compare them. */
-char *procfs_format_tree(const struct procfs_tree *tree); /* the `tree` command */
-char *procfs_format_ps(const struct procfs_tree *tree);   /* the `ps` command */
-char *procfs_format_ns_links(const struct procfs_ns_entry *entries, size_t count); /* `ns PID` */
-
 #endif

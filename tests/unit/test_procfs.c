@@ -5,6 +5,7 @@
  * `ns PID`. No privilege needed: nothing here touches the real kernel. */
 #include "testlib.h"
 #include "procfs/procfs.h"
+#include "render/render_procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -240,7 +241,7 @@ static void test_ns_links_of_a_process_sorted_and_formatted(void **state)
     assert_int_equal(procfs_read_ns_links(fixture("root"), 42, entries, 16, &count), 0);
     assert_int_equal(count, 4);
     entries[0].error = ENOENT; /* as a zombie's mnt link reads */
-    char *text = procfs_format_ns_links(entries, count);
+    char *text = render_format_ns_links(entries, count);
     assert_string_equal(text, "mnt                (unavailable: No such file or directory)\n"
                               "pid                pid:[4026532412]\n"
                               "pid_for_children   pid:[4026532413]\n"
@@ -520,7 +521,7 @@ static void test_tree_remove_leaves_processes_out_and_keeps_namespaces(void **st
     assert_int_equal(t.root->member_count, 1);
     assert_null(procfs_tree_find_process(&t, 503, NULL));
     assert_non_null(procfs_tree_find_process(&t, 505, NULL));
-    char *text = procfs_format_ps(&t);
+    char *text = render_format_ps(&t);
     assert_null(strstr(text, "multi_pidns"));
     assert_non_null(strstr(text, "bash"));
     free(text);
@@ -582,7 +583,7 @@ static void test_tree_accepts_33_levels_and_old_kernels(void **state)
     assert_int_equal(procfs_tree_add(&t, &deep, chain, PROCFS_MAX_LEVELS), 0);
     assert_int_equal(t.count, PROCFS_MAX_LEVELS);
     assert_int_equal(t.all[t.count - 1]->level, PROCFS_MAX_LEVELS - 1);
-    char *text = procfs_format_tree(&t);
+    char *text = render_format_tree(&t);
     assert_non_null(strstr(text, "level 32, 1 process\n"));
     free(text);
     procfs_tree_free(&t);
@@ -602,7 +603,7 @@ static void test_format_tree_text(void **state)
     assert_int_equal(procfs_tree_add(&t, &init, CHAIN(4026532412ULL, 4026531836ULL)), 0);
     assert_int_equal(procfs_tree_add(&t, &top, CHAIN(4026531836ULL)), 0);
     assert_int_equal(procfs_tree_add(&t, &other, CHAIN(4026532500ULL, 4026531836ULL)), 0);
-    char *text = procfs_format_tree(&t);
+    char *text = render_format_tree(&t);
     assert_string_equal(text, "pid:[4026531836] level 0, 1 process\n"
                               "|-- 27655 pidns_init_slee\n"
                               "|-- pid:[4026532412] level 1, 1 process\n"
@@ -612,7 +613,7 @@ static void test_format_tree_text(void **state)
                               "`-- pid:[4026532500] level 1, 1 process\n"
                               "    `-- 1 sh (NSpid: 27700 1)\n");
     free(text);
-    text = procfs_format_ps(&t);
+    text = render_format_ps(&t);
     assert_string_equal(
         text, "    PID    PPID S LEVEL PIDNS              NSPID          NAME\n"
               "  27655   27090 T     0 pid:[4026531836]   27655          pidns_init_slee\n"
@@ -623,12 +624,12 @@ static void test_format_tree_text(void **state)
     /* As the shell shows the lab: its level as the kernel counts, named once. */
     t.base_level = 1;
     t.root_name = "the lab's namespace";
-    text = procfs_format_tree(&t);
+    text = render_format_tree(&t);
     assert_non_null(strstr(text, "pid:[4026531836] level 1 (the lab's namespace), 1 process\n"));
     assert_non_null(strstr(text, "|   `-- pid:[4026532413] level 3, 1 process\n"));
     assert_non_null(strstr(text, "`-- pid:[4026532500] level 2, 1 process\n"));
     free(text);
-    text = procfs_format_ps(&t);
+    text = render_format_ps(&t);
     assert_non_null(
         strstr(text, "  27658   27656 Z     3 pid:[4026532413]   27658 2 1      true\n"));
     free(text);
@@ -640,14 +641,14 @@ static void test_format_of_an_empty_tree(void **state)
     (void)state;
     struct procfs_tree t;
     procfs_tree_init(&t, 0);
-    char *text = procfs_format_tree(&t);
+    char *text = render_format_tree(&t);
     assert_string_equal(text, "pid:[0] level 0, 0 processes\n");
     free(text);
-    text = procfs_format_ps(&t);
+    text = render_format_ps(&t);
     assert_string_equal(text, "    PID    PPID S LEVEL PIDNS              NSPID          NAME\n");
     free(text);
     procfs_tree_free(&t);
-    assert_null(procfs_format_tree(&t)); /* a freed tree has no root */
+    assert_null(render_format_tree(&t)); /* a freed tree has no root */
 }
 
 /* Busy descendants: the children of the ancestor and theirs, whatever the
