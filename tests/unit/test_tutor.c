@@ -297,10 +297,52 @@ static void test_notes_relate_pids_and_namespace_links(void **state)
     free(notes);
 }
 
+/* The step cursor: no lesson in a zeroed shell; the hints given and the
+ * checks failed count per step, and a new step (or another failing
+ * condition, for the hints) starts them again; a place tells whether a
+ * command moved the cursor. */
+static void test_cursor_counts_per_step_and_tells_a_move(void **state)
+{
+    struct fixture *f = *state;
+    assert_int_equal(tutor_lesson(&f->sh), -1);
+    assert_false(tutor_finished(&f->sh));
+    assert_null(tutor_pending(&f->sh));
+    assert_int_equal(tutor_enter(&f->sh, 1, 0), 0);
+    assert_int_equal(tutor_lesson(&f->sh), 1);
+    assert_int_equal(tutor_hint_pick(&f->sh, "A", 3), 0);
+    assert_int_equal(tutor_hint_pick(&f->sh, "A", 3), 1);
+    assert_int_equal(tutor_hint_pick(&f->sh, "A", 2), 0); /* 2 % 2 */
+    assert_int_equal(tutor_hint_pick(&f->sh, "B", 3), 0); /* another condition */
+    assert_int_equal(tutor_hint_pick(&f->sh, "B", 3), 1);
+    tutor_hints_restart(&f->sh);
+    assert_int_equal(tutor_hint_pick(&f->sh, "B", 3), 0);
+    assert_int_equal(tutor_hint_pick(&f->sh, NULL, 0), 0); /* no hint fits: none given */
+    assert_int_equal(tutor_check_failed(&f->sh), 1);
+    assert_int_equal(tutor_check_failed(&f->sh), 2);
+    struct tutor_place place = tutor_place(&f->sh);
+    assert_true(tutor_stayed(&f->sh, place));
+    tutor_step_cut(&f->sh);
+    assert_true(tutor_new_step(&f->sh, 1)); /* the step before was cut short */
+    assert_false(tutor_new_step(&f->sh, 1));
+    assert_false(tutor_stayed(&f->sh, place)); /* moved to step 2 */
+    assert_int_equal(tutor_check_failed(&f->sh), 1);
+    assert_int_equal(tutor_hint_pick(&f->sh, "B", 3), 0);
+    place = tutor_place(&f->sh);
+    tutor_step_shown(&f->sh);
+    assert_false(tutor_stayed(&f->sh, place)); /* the step was shown again */
+    place = tutor_place(&f->sh);
+    tutor_finish(&f->sh);
+    assert_false(tutor_stayed(&f->sh, place));
+    tutor_leave(&f->sh);
+    assert_int_equal(tutor_lesson(&f->sh), -1);
+    assert_null(f->sh.cursor);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prompt_shows_lesson_and_step),
+        cmocka_unit_test(test_cursor_counts_per_step_and_tells_a_move),
         cmocka_unit_test(test_lessons_are_found_by_number_id_name_or_prefix),
         cmocka_unit_test(test_step_shows_text_code_prediction_and_command_in_order),
         cmocka_unit_test(test_quiz_explains_a_wrong_answer_then_accepts_the_right_one),
