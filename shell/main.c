@@ -149,7 +149,7 @@ static int output_lost(void)
 int main(int argc, char **argv)
 {
     struct session_options o = {0};
-    struct shell sh = {.program = "pidns-tutor", .lesson_index = -1};
+    struct shell sh = {.program = "pidns-tutor"};
     int doctor = 0, roster = 0;
 
     int done = parse_options(argc, argv, &o, &doctor, &roster);

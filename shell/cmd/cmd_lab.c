@@ -7,6 +7,7 @@
 #include "cmd/sh_line.h"
 #include "lab/lab.h"
 #include "procfs/procfs.h"
+#include "render/render_procfs.h"
 #include "render/tee.h"
 #include "tutor/tutor.h"
 #include "util/list.h"
@@ -258,7 +259,7 @@ int cmd_ps(struct shell *sh, int argc, char **argv)
 
     if (read_tree(sh, &tree, wants_all(argc, argv)) == -1)
         return SHELL_ERROR;
-    print_highlighted(sh, procfs_format_ps(&tree));
+    print_highlighted(sh, render_format_ps(&tree));
     procfs_tree_free(&tree);
     return SHELL_OK;
 }
@@ -269,7 +270,7 @@ int cmd_tree(struct shell *sh, int argc, char **argv)
 
     if (read_tree(sh, &tree, wants_all(argc, argv)) == -1)
         return SHELL_ERROR;
-    print_highlighted(sh, procfs_format_tree(&tree));
+    print_highlighted(sh, render_format_tree(&tree));
     procfs_tree_free(&tree);
     return SHELL_OK;
 }
@@ -305,7 +306,7 @@ int cmd_ns(struct shell *sh, int argc, char **argv)
         shell_error(sh, "no process %d in the lab (`ps` lists them)", (int)pid);
         return SHELL_ERROR;
     }
-    print_highlighted(sh, procfs_format_ns_links(entries, count));
+    print_highlighted(sh, render_format_ns_links(entries, count));
     return SHELL_OK;
 }
 

@@ -10,6 +10,7 @@
 #include "render/tee.h"
 #include "tutor/tutor.h"
 #include "tutor/tutor_code.h"
+#include "tutor/tutor_cursor.h"
 #include "util/list.h"
 
 #include <stdlib.h>
@@ -122,9 +123,10 @@ static int start_lesson(struct shell *sh, int index, int from_start)
         shell_error(sh, "lesson %s has no steps", l->id);
         return SHELL_ERROR;
     }
-    if (sh->lesson_index >= 0)
-        snprintf(whose, sizeof whose, "left by lesson %d", sh->lessons[sh->lesson_index].number);
-    tutor_enter(sh, index, step);
+    if (tutor_lesson(sh) >= 0)
+        snprintf(whose, sizeof whose, "left by lesson %d", sh->lessons[tutor_lesson(sh)].number);
+    if (tutor_enter(sh, index, step) == -1)
+        return SHELL_ERROR;
     render_textf(&sh->render, RENDER_HEADING, "Lesson %d: %s", l->number, l->title);
     struct utsname u;
     if (l->kernel != NULL && uname(&u) == 0) {
@@ -199,14 +201,14 @@ int cmd_lesson(struct shell *sh, int argc, char **argv)
  * done is not offered again), or -1 when no other is left. */
 static int next_after(struct shell *sh)
 {
-    int next = tutor_next_unfinished(sh, sh->lesson_index + 1);
-    return next == sh->lesson_index ? -1 : next;
+    int next = tutor_next_unfinished(sh, tutor_lesson(sh) + 1);
+    return next == tutor_lesson(sh) ? -1 : next;
 }
 
 /* The last step was passed: mark the lesson finished, clean the lab up. */
 static int finish_lesson(struct shell *sh)
 {
-    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    const struct lesson *l = &sh->lessons[tutor_lesson(sh)];
     struct progress_entry *e = progress_entry(&sh->progress, l->id);
 
     int first, skipped = progress_skipped(e, &first);
@@ -215,7 +217,7 @@ static int finish_lesson(struct shell *sh)
         e->step = 0;
         progress_save(&sh->progress, stderr);
     }
-    sh->lesson_finished = 1;
+    tutor_finish(sh);
     if (skipped == 0)
         render_textf(&sh->render, RENDER_GOOD, "Lesson %d finished: %s.", l->number, l->title);
     else /* a plain line where "finished" is a good one: not done */
@@ -241,10 +243,11 @@ static int finish_lesson(struct shell *sh)
 static void skip_exercise(struct shell *sh, const struct lesson *l)
 {
     struct progress_entry *e = progress_entry(&sh->progress, l->id);
-    unsigned long bit = sh->step_index < PROGRESS_STEPS_MAX ? 1ul << sh->step_index : 0;
+    int step = tutor_step(sh);
+    unsigned long bit = step < PROGRESS_STEPS_MAX ? 1ul << step : 0;
     if (e == NULL || bit == 0 || (e->checked & bit))
         return;
-    progress_mark_skipped(e, sh->step_index);
+    progress_mark_skipped(e, step);
     progress_save(&sh->progress, stderr);
     render_text(&sh->render, RENDER_NOTE,
                 "(exercise skipped: it has not passed, so `lessons` shows it skipped and the "
@@ -255,8 +258,8 @@ int cmd_next(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    const struct lesson *l = &sh->lessons[sh->lesson_index];
-    if (sh->lesson_finished) {
+    const struct lesson *l = &sh->lessons[tutor_lesson(sh)];
+    if (tutor_finished(sh)) {
         int next = next_after(sh);
         if (next < 0) {
             render_text(&sh->render, RENDER_NOTE,
@@ -267,68 +270,39 @@ int cmd_next(struct shell *sh, int argc, char **argv)
     }
     if (tutor_current_exercise(sh) != NULL && !sh->auto_mode && !sh->presenting)
         skip_exercise(sh, l);
-    if (sh->step_index + 1 >= (int)l->step_count)
+    if (tutor_step(sh) + 1 >= (int)l->step_count)
         return finish_lesson(sh);
-    sh->step_index++;
-    sh->hint_counter = 0;
-    sh->checks_failed = 0;
-    if (sh->step_cut) { /* the step before was left at its question: its later commands never
-                         * ran (not after Ctrl-C: replaying would run the slow command again) */
-        char whose[64];
-        snprintf(whose, sizeof whose, "to set up step %d", sh->step_index + 1);
-        tutor_rebuild_lab(sh, whose);
-    }
-    return tutor_show_step(sh);
+    return tutor_next(sh);
 }
 
 int cmd_back(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (sh->lesson_finished) {
-        sh->lesson_finished = 0;
-    } else if (sh->step_index == 0) {
-        shell_error(sh, "this is the first step of the lesson");
-        return SHELL_ERROR;
-    } else {
-        sh->step_index--;
-    }
-    sh->hint_counter = 0;
-    sh->checks_failed = 0;
-    char whose[64];
-    snprintf(whose, sizeof whose, "to go back to step %d", sh->step_index + 1);
-    tutor_rebuild_lab(sh, whose); /* the lab of that step, not of a later one */
-    return tutor_show_step(sh);
+    return tutor_back(sh);
 }
 
 int cmd_again(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (sh->lesson_finished) {
-        shell_error(sh, "the lesson is finished: `back` shows its last step");
-        return SHELL_ERROR;
-    }
-    sh->hint_counter = 0;
-    sh->checks_failed = 0;
-    /* What the step started stops first: one copy runs, not two. */
-    tutor_rebuild_lab(sh, "to run the step again");
-    return tutor_show_step(sh);
+    return tutor_again(sh);
 }
 
 int cmd_where(struct shell *sh, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (sh->lesson_index < 0) {
+    if (tutor_lesson(sh) < 0) {
         render_text(&sh->render, RENDER_PLAIN,
                     "No lesson started. `lessons` lists them; `lesson 1` begins.");
         return SHELL_OK;
     }
-    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    const struct lesson *l = &sh->lessons[tutor_lesson(sh)];
+    int step = tutor_step(sh);
     const struct progress_entry *e = progress_get(&sh->progress, l->id);
     int first, skipped = progress_skipped(e, &first);
-    if (sh->lesson_finished && skipped > 0) {
+    if (tutor_finished(sh) && skipped > 0) {
         render_textf(&sh->render, RENDER_PLAIN,
                      "Lesson %d, %s: finished, %d exercise%s skipped (step %d%s): `lesson %d` "
                      "goes back to it.",
@@ -336,15 +310,14 @@ int cmd_where(struct shell *sh, int argc, char **argv)
                      skipped == 1 ? "" : " first", l->number);
         return SHELL_OK;
     }
-    if (sh->lesson_finished) {
+    if (tutor_finished(sh)) {
         render_textf(&sh->render, RENDER_PLAIN, "Lesson %d, %s: done.", l->number, l->title);
         return SHELL_OK;
     }
     render_textf(&sh->render, RENDER_PLAIN, "Lesson %d, %s: step %d of %zu, %s.", l->number,
-                 l->title, sh->step_index + 1, l->step_count, l->steps[sh->step_index].title);
+                 l->title, step + 1, l->step_count, l->steps[step].title);
     const struct lesson_block *ex = tutor_current_exercise(sh);
-    int passed =
-        e != NULL && sh->step_index < PROGRESS_STEPS_MAX && (e->checked & (1ul << sh->step_index));
+    int passed = e != NULL && step < PROGRESS_STEPS_MAX && (e->checked & (1ul << step));
     if (ex != NULL && passed)
         render_textf(&sh->render, RENDER_NOTE, "Exercise passed: %s (Enter: next step.)", ex->text);
     else if (ex != NULL)
@@ -357,15 +330,15 @@ int cmd_check_passed(struct shell *sh, const struct lesson_block *ex)
     render_text(&sh->render, RENDER_GOOD, "Passed: the kernel's state shows it is done.");
     tutor_show_solution(sh, ex);
     tutor_show_debrief(sh);
-    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    const struct lesson *l = &sh->lessons[tutor_lesson(sh)];
     struct progress_entry *e = progress_entry(&sh->progress, l->id);
     int was_done = progress_entry_done(e);
-    progress_mark_passed(e, sh->step_index); /* a skip of it is forgiven */
+    progress_mark_passed(e, tutor_step(sh)); /* a skip of it is forgiven */
     progress_save(&sh->progress, stderr);
     if (!was_done && progress_entry_done(e))
         render_textf(&sh->render, RENDER_GOOD, "Lesson %d is done now: every exercise passed.",
                      l->number);
-    if (sh->pending_line == NULL) /* else a command typed at the debrief's quiz says */
+    if (tutor_pending(sh) == NULL) /* else a command typed at the debrief's quiz says */
         render_text(&sh->render, RENDER_NOTE, "(Enter: next step.)");
     return SHELL_OK;
 }
@@ -393,7 +366,7 @@ int cmd_check(struct shell *sh, int argc, char **argv)
         return SHELL_ERROR;
     }
     if (ex->program != NULL)
-        sh->hint_counter = 0; /* a new program: the hints start from the most specific */
+        tutor_hints_restart(sh); /* a new program: the hints start from the most specific */
     struct tutor_verdict v;
     int passed = tutor_check_verdict(sh, ex, verbose, &v);
     if (passed != TUTOR_NO_CHECK)
@@ -411,7 +384,7 @@ int cmd_check(struct shell *sh, int argc, char **argv)
                             : "(`hint` looks at the lab and helps; `check -v` lists every "
                               "condition with what the kernel showed.)");
         /* A second try meets what the first left: say how to start clean. */
-        if (++sh->checks_failed >= 2 && ex->program == NULL)
+        if (tutor_check_failed(sh) >= 2 && ex->program == NULL)
             render_text(&sh->render, RENDER_NOTE,
                         "(What an earlier try left in the lab, a program still running or a "
                         "change it made, can stand in the way: `again` rebuilds the lab as this "
@@ -455,23 +428,20 @@ int cmd_hint(struct shell *sh, int argc, char **argv)
     char sentence[512];
     int passes = tutor_check_verdict_again(sh, ex, &v) == TUTOR_PASSED;
     const char *failed = tutor_verdict_failed(&v, sentence, sizeof sentence);
-    /* Another condition fails now: its hints start from the most specific. */
-    static char last_failed[sizeof sentence];
-    if (strcmp(last_failed, failed != NULL ? failed : "") != 0)
-        sh->hint_counter = 0;
-    snprintf(last_failed, sizeof last_failed, "%s", failed != NULL ? failed : "");
     const struct lesson_hint *apply[64];
     size_t n = 0;
     for (size_t i = 0; i < ex->hint_count && n < 64; i++)
         if (hint_applies(sh, ex, &ex->hints[i], passes, failed))
             apply[n++] = &ex->hints[i];
     tutor_verdict_free(&v);
+    /* The next hint; another condition failing now starts them again from
+     * the most specific. */
+    size_t pick = tutor_hint_pick(sh, failed, n);
     if (n == 0) {
         render_text(&sh->render, RENDER_NOTE, "No hint fits what the lab shows now; try `check`.");
         return SHELL_OK;
     }
-    render_textf(&sh->render, RENDER_NOTE, "Hint: %s", apply[(size_t)sh->hint_counter % n]->text);
-    sh->hint_counter++;
+    render_textf(&sh->render, RENDER_NOTE, "Hint: %s", apply[pick]->text);
     return SHELL_OK;
 }
 
@@ -490,7 +460,7 @@ int cmd_reset(struct shell *sh, int argc, char **argv)
     }
     progress_reset(&sh->progress);
     progress_save(&sh->progress, stderr);
-    sh->lesson_index = -1;
+    tutor_leave(sh);
     render_text(&sh->render, RENDER_GOOD, "Progress forgotten; `lesson 1` starts again.");
     return SHELL_OK;
 }

@@ -6,6 +6,7 @@
 #include "cmd/commands.h"
 #include "cmd/cmd.h"
 #include "lab/lab.h"
+#include "tutor/tutor_cursor.h"
 #include "util/list.h"
 
 #include <stdlib.h>
@@ -457,7 +458,7 @@ static int dispatch(struct shell *sh, const struct command *cmd, int argc, char 
         shell_error(sh, "the lab is not open (see pidns-tutor --doctor)");
         rc = SHELL_ERROR;
     }
-    if (rc == SHELL_OK && (cmd->flags & COMMAND_NEEDS_LESSON) && sh->lesson_index < 0) {
+    if (rc == SHELL_OK && (cmd->flags & COMMAND_NEEDS_LESSON) && tutor_lesson(sh) < 0) {
         shell_error(sh, "no lesson started: type `lessons` to see them, `lesson 1` to begin");
         rc = SHELL_ERROR;
     }
@@ -496,7 +497,7 @@ int command_execute(struct shell *sh, const char *line, size_t len)
         return SHELL_ERROR;
     }
     const char *s = line + strspn(line, " \t");
-    if (*s == '\0' && sh->lesson_index < 0)
+    if (*s == '\0' && tutor_lesson(sh) < 0)
         return SHELL_OK;
     if (*s == '\0') /* Enter on an empty line: `next` */
         return dispatch(sh, command_find("next"), 1, (char *[]){"next", NULL});

@@ -5,16 +5,14 @@
 #include "lab/doctor.h"
 #include "lab/lab.h"
 #include "lab/lab_cgroup.h"
+#include "lab/lab_diagnose.h"
 #include "lab/lab_limits.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/vfs.h>
 #include <unistd.h>
-
-#define PROC_SUPER_MAGIC 0x9fa0
 
 int doctor_kernel_at_least(const char *release, int major, int minor)
 {
@@ -35,20 +33,6 @@ int doctor_kernel_has(const char *version, char *release, size_t len)
     if (version == NULL || sscanf(version, "%d.%d", &major, &minor) != 2)
         return 1;
     return doctor_kernel_at_least(u.release, major, minor);
-}
-
-/* The first line of a small file, or "" when it cannot be read. */
-static const char *first_line(const char *path, char *buf, size_t len)
-{
-    FILE *f = fopen(path, "re");
-    buf[0] = '\0';
-    if (f != NULL) {
-        if (fgets(buf, (int)len, f) == NULL)
-            buf[0] = '\0';
-        fclose(f);
-    }
-    buf[strcspn(buf, "\n")] = '\0';
-    return buf;
 }
 
 static void row(FILE *out, int ok, const char *what, const char *fix)
@@ -89,44 +73,40 @@ static void check_kernel(FILE *out, int *fatal)
     }
 }
 
-static void check_privileges(FILE *out)
+static void check_privileges(FILE *out, const struct lab_facts *facts)
 {
-    char buf[256], line[320];
-    unsigned long long caps = 0;
-    FILE *f = fopen("/proc/self/status", "re");
-
-    while (f != NULL && fgets(buf, sizeof buf, f) != NULL)
-        if (sscanf(buf, "CapEff: %llx", &caps) == 1)
-            break;
-    if (f != NULL)
-        fclose(f);
+    char line[320];
     snprintf(line, sizeof line, "running as uid %d%s%s", (int)getuid(),
-             (caps >> 21) & 1 ? ", with CAP_SYS_ADMIN" : ", without CAP_SYS_ADMIN",
+             facts->cap_sys_admin ? ", with CAP_SYS_ADMIN" : ", without CAP_SYS_ADMIN",
              getenv("SUDO_UID") != NULL ? " (through sudo)" : "");
     row(out, 1, line, NULL);
 }
 
-static void check_user_namespaces(FILE *out)
+static void check_user_namespaces(FILE *out, const struct lab_facts *facts)
 {
-    char buf[64], line[320], problem[400], fix[400];
-    struct lab_limits l;
+    char line[320], problem[400], fix[400];
+    struct lab_limits l = facts->limits;
 
-    lab_limits_gather(&l);
     l.max_pid_namespaces = LAB_LIMITS_UNKNOWN;
-    first_line("/proc/sys/user/max_user_namespaces", buf, sizeof buf);
-    snprintf(line, sizeof line, "user.max_user_namespaces = %s", buf[0] ? buf : "(unreadable)");
-    int ok = buf[0] == '\0' || atol(buf) >= LAB_LIMITS_NEED_NAMESPACES;
+    if (facts->max_user_namespaces >= 0)
+        snprintf(line, sizeof line, "user.max_user_namespaces = %ld", facts->max_user_namespaces);
+    else
+        snprintf(line, sizeof line, "user.max_user_namespaces = (unreadable)");
+    int ok =
+        facts->max_user_namespaces < 0 || facts->max_user_namespaces >= LAB_LIMITS_NEED_NAMESPACES;
     row(out, ok, line,
         ok || lab_limits_explain(&l, ENOSPC, problem, sizeof problem, fix, sizeof fix) == -1 ? NULL
                                                                                              : fix);
-    if (first_line("/proc/sys/kernel/unprivileged_userns_clone", buf, sizeof buf)[0] != '\0') {
-        snprintf(line, sizeof line, "kernel.unprivileged_userns_clone = %s", buf);
-        row(out, strcmp(buf, "0") != 0, line, "sudo sysctl -w kernel.unprivileged_userns_clone=1");
+    if (facts->unprivileged_userns_clone >= 0) {
+        snprintf(line, sizeof line, "kernel.unprivileged_userns_clone = %d",
+                 facts->unprivileged_userns_clone);
+        row(out, facts->unprivileged_userns_clone != 0, line,
+            "sudo sysctl -w kernel.unprivileged_userns_clone=1");
     }
-    if (first_line("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", buf, sizeof buf)[0] !=
-        '\0') {
-        snprintf(line, sizeof line, "kernel.apparmor_restrict_unprivileged_userns = %s", buf);
-        row(out, strcmp(buf, "0") == 0 || geteuid() == 0, line,
+    if (facts->apparmor_restrict >= 0) {
+        snprintf(line, sizeof line, "kernel.apparmor_restrict_unprivileged_userns = %d",
+                 facts->apparmor_restrict);
+        row(out, facts->apparmor_restrict == 0 || facts->root, line,
             "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (or run with sudo)");
     } else {
         row(out, 1, "no AppArmor restriction on user namespaces", NULL);
@@ -145,13 +125,12 @@ static const char *doctor_value(long v, char *buf, size_t len)
 
 /* The limits a lesson's fork, clone or unshare can hit, each with the
  * administrator's setting that raises it (sudo would only bypass them). */
-static void check_limits(FILE *out)
+static void check_limits(FILE *out, const struct lab_facts *facts)
 {
-    struct lab_limits l;
+    struct lab_limits l = facts->limits;
     char line[600], a[32], b[32], problem[400], fix[400];
     long in_use;
 
-    lab_limits_gather(&l);
     in_use = l.user_tasks > 0 ? l.user_tasks : 0;
     snprintf(line, sizeof line, "processes of your account: %ld, ulimit -u (RLIMIT_NPROC) %s%s",
              in_use, doctor_value(l.nproc, a, sizeof a), l.root ? " (root: not enforced)" : "");
@@ -195,47 +174,44 @@ static void check_limits(FILE *out)
             : fix);
 }
 
-static void check_environment(FILE *out, int *fatal)
+static void check_environment(FILE *out, const struct lab_facts *facts, int *fatal)
 {
     char buf[256];
-    struct statfs fs;
-    const char *container = getenv("container");
+    struct utsname u;
+    const char *container = lab_container_name();
 
-    if (access("/.dockerenv", F_OK) == 0)
-        container = "docker";
-    else if (access("/run/.containerenv", F_OK) == 0)
-        container = "podman";
-    if (container != NULL && container[0] != '\0') {
+    if (container != NULL) {
         snprintf(buf, sizeof buf, "inside a container (%s): it must allow unshare and mount",
                  container);
         row(out, 1, buf, NULL);
     } else {
         row(out, 1, "not inside a container that says so", NULL);
     }
-    first_line("/proc/sys/kernel/osrelease", buf, sizeof buf);
-    if (strstr(buf, "microsoft") != NULL || strstr(buf, "Microsoft") != NULL ||
-        strstr(buf, "WSL") != NULL)
-        row(out, strstr(buf, "WSL2") != NULL, "running under WSL",
+    if (uname(&u) == 0 &&
+        (strstr(u.release, "microsoft") != NULL || strstr(u.release, "Microsoft") != NULL ||
+         strstr(u.release, "WSL") != NULL))
+        row(out, strstr(u.release, "WSL2") != NULL, "running under WSL",
             "use WSL 2 (wsl --set-version DISTRO 2): WSL 1 has no namespaces");
-    int proc_ok = statfs("/proc", &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
-    row(out, proc_ok, "procfs mounted at /proc", "sudo mount -t proc proc /proc");
-    if (!proc_ok)
+    row(out, facts->proc_mounted, "procfs mounted at /proc", "sudo mount -t proc proc /proc");
+    if (!facts->proc_mounted)
         *fatal = 1;
 }
 
 int doctor_run(FILE *out, const struct lab_config *config)
 {
     struct lab_diagnosis d;
+    struct lab_facts facts; /* read once: every row and the diagnosis use them */
     int fatal = 0;
 
+    lab_gather_facts(config, &facts);
     fprintf(out, "pidns-tutor --doctor: what this machine offers the lessons\n\n");
     check_kernel(out, &fatal);
-    check_privileges(out);
-    check_user_namespaces(out);
-    check_limits(out);
+    check_privileges(out, &facts);
+    check_user_namespaces(out, &facts);
+    check_limits(out, &facts);
     lab_cgroup_doctor(out);
-    check_environment(out, &fatal);
-    lab_diagnose(config, &d);
+    check_environment(out, &facts, &fatal);
+    lab_diagnose_facts(&facts, &d);
     fprintf(out, "\n");
     if (d.route == LAB_ROUTE_NONE) {
         row(out, 0, d.problem, d.fix);

@@ -10,6 +10,7 @@
 #include "lab/lab_diagnose.h"
 #include "lab/lab_internal.h"
 #include "lab/sandbox.h"
+#include "procfs/procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,62 +22,49 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define PROC_MAGIC 0x9fa0 /* PROC_SUPER_MAGIC */
+/* CAP_SYS_ADMIN's bit in a capability mask (linux/capability.h). */
 #define CAP_SYS_ADMIN_BIT 21
 
-static int has_cap_sys_admin(void)
+const char *lab_container_name(void)
 {
-    char line[256];
-    FILE *f = fopen("/proc/self/status", "re");
-    unsigned long long caps = 0;
-    if (f == NULL)
-        return 0;
-    while (fgets(line, sizeof line, f) != NULL)
-        if (sscanf(line, "CapEff: %llx", &caps) == 1)
-            break;
-    fclose(f);
-    return (caps >> CAP_SYS_ADMIN_BIT) & 1;
+    const char *name = getenv("container"); /* systemd-nspawn, LXC, podman... */
+    if (access("/.dockerenv", F_OK) == 0)
+        return "docker";
+    if (access("/run/.containerenv", F_OK) == 0)
+        return "podman";
+    return name != NULL && name[0] != '\0' ? name : NULL;
 }
 
-/* Whether id appears inside one of the ranges of a uid_map or gid_map: the
- * kernel refuses a new user namespace to a process whose ids are unmapped
- * (e.g. after a plain `unshare -U`), whatever the sysctls say. */
+/* Whether id has a mapping in map of our user namespace: the kernel refuses
+ * a new user namespace to a process whose ids are unmapped (e.g. after a
+ * plain `unshare -U`), whatever the sysctls say. No map to read: assume the
+ * usual. */
 static int id_mapped(const char *map, unsigned long id)
 {
-    unsigned long inside, outside, count;
-    int mapped = 0;
-    FILE *f = fopen(map, "re");
-    if (f == NULL)
-        return 1; /* no map to read: assume the usual */
-    while (!mapped && fscanf(f, "%lu %lu %lu", &inside, &outside, &count) == 3)
-        mapped = id >= inside && id - inside < count;
-    fclose(f);
-    return mapped;
+    return procfs_self_id_mapped("/proc", map, id) != 0;
 }
 
 void lab_gather_facts(const struct lab_config *config, struct lab_facts *f)
 {
-    struct statfs sfs;
+    unsigned long long caps;
     memset(f, 0, sizeof *f);
     f->root = geteuid() == 0;
     f->forced_user_namespace = config != NULL && config->force_user_namespace;
-    f->proc_mounted = statfs("/proc", &sfs) == 0 && sfs.f_type == PROC_MAGIC;
-    f->kernel_pid_ns = access("/proc/self/ns/pid", F_OK) == 0;
-    f->kernel_user_ns = access("/proc/self/ns/user", F_OK) == 0;
-    f->cap_sys_admin = has_cap_sys_admin();
-    f->max_user_namespaces = lab_read_number("/proc/sys/user/max_user_namespaces", -1, -1);
+    f->proc_mounted = procfs_is_procfs("/proc");
+    f->kernel_pid_ns = procfs_self_has_ns("/proc", "pid");
+    f->kernel_user_ns = procfs_self_has_ns("/proc", "user");
+    procfs_self_caps("/proc", &caps);
+    f->cap_sys_admin = (caps >> CAP_SYS_ADMIN_BIT) & 1;
+    f->max_user_namespaces = procfs_read_sysctl("/proc", "user/max_user_namespaces", -1, -1);
     f->unprivileged_userns_clone =
-        (int)lab_read_number("/proc/sys/kernel/unprivileged_userns_clone", -1, -1);
+        (int)procfs_read_sysctl("/proc", "kernel/unprivileged_userns_clone", -1, -1);
     f->apparmor_restrict =
-        (int)lab_read_number("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", -1, -1);
-    f->container = access("/.dockerenv", F_OK) == 0 || access("/run/.containerenv", F_OK) == 0 ||
-                   getenv("container") != NULL;
-    f->unmapped_id =
-        !id_mapped("/proc/self/uid_map", geteuid()) || !id_mapped("/proc/self/gid_map", getegid());
+        (int)procfs_read_sysctl("/proc", "kernel/apparmor_restrict_unprivileged_userns", -1, -1);
+    f->container = lab_container_name() != NULL;
+    f->unmapped_id = !id_mapped("uid_map", geteuid()) || !id_mapped("gid_map", getegid());
     lab_limits_gather(&f->limits);
 }
 
@@ -175,19 +163,24 @@ void lab_probe_route(int user_namespace, struct lab_probe *out)
     close(pipefd[0]);
 }
 
+void lab_diagnose_facts(struct lab_facts *facts, struct lab_diagnosis *out)
+{
+    if (facts->proc_mounted && facts->kernel_pid_ns) {
+        if (facts->root && !facts->forced_user_namespace) {
+            lab_probe_route(0, &facts->root_probe);
+            /* root without CAP_SYS_ADMIN (a container) may still have user namespaces */
+            if (facts->root_probe.step == LAB_PROBE_MOUNT_NS)
+                lab_probe_route(1, &facts->user_probe);
+        } else {
+            lab_probe_route(1, &facts->user_probe);
+        }
+    }
+    lab_explain(facts, out);
+}
+
 void lab_diagnose(const struct lab_config *config, struct lab_diagnosis *out)
 {
     struct lab_facts facts;
     lab_gather_facts(config, &facts);
-    if (facts.proc_mounted && facts.kernel_pid_ns) {
-        if (facts.root && !facts.forced_user_namespace) {
-            lab_probe_route(0, &facts.root_probe);
-            /* root without CAP_SYS_ADMIN (a container) may still have user namespaces */
-            if (facts.root_probe.step == LAB_PROBE_MOUNT_NS)
-                lab_probe_route(1, &facts.user_probe);
-        } else {
-            lab_probe_route(1, &facts.user_probe);
-        }
-    }
-    lab_explain(&facts, out);
+    lab_diagnose_facts(&facts, out);
 }

@@ -49,6 +49,12 @@ struct lab_facts {
 };
 
 void lab_gather_facts(const struct lab_config *config, struct lab_facts *facts);
+/* lab_diagnose() on facts already gathered: probes the routes they allow
+ * (filling in the probes), then explains. */
+void lab_diagnose_facts(struct lab_facts *facts, struct lab_diagnosis *out);
+/* The container this runs in as it says so ("docker", "podman", or
+ * $container), NULL when none does. */
+const char *lab_container_name(void);
 /* Tries a route in a throw-away child, as far as an example's /proc2 mount. */
 void lab_probe_route(int user_namespace, struct lab_probe *out);
 /* Pure: the route, or the problem and its fix. */

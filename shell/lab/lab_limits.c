@@ -5,9 +5,9 @@
  */
 #include "lab/lab_limits.h"
 #include "lab/lab_internal.h"
+#include "procfs/procfs.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -29,29 +29,8 @@ static long limits_read(const char *path)
 /* The tasks (threads) of every process, and those whose real uid is uid. */
 static void limits_count_tasks(long uid, long *all, long *mine)
 {
-    char path[64], line[128];
-    struct dirent *e;
-    DIR *d = opendir("/proc");
-
-    *all = *mine = d == NULL ? LAB_LIMITS_UNKNOWN : 0;
-    while (d != NULL && (e = readdir(d)) != NULL) {
-        long threads = 1, ruid = -1;
-        if (!isdigit((unsigned char)e->d_name[0]))
-            continue;
-        snprintf(path, sizeof path, "/proc/%.20s/status", e->d_name);
-        FILE *f = fopen(path, "re");
-        if (f == NULL)
-            continue;
-        while (fgets(line, sizeof line, f) != NULL)
-            if (sscanf(line, "Uid: %ld", &ruid) != 1)
-                sscanf(line, "Threads: %ld", &threads);
-        fclose(f);
-        *all += threads;
-        if (ruid == uid)
-            *mine += threads;
-    }
-    if (d != NULL)
-        closedir(d);
+    if (procfs_count_tasks("/proc", uid, all, mine) == -1)
+        *all = *mine = LAB_LIMITS_UNKNOWN;
 }
 
 /* The pids cgroup of this process (v2 "0::PATH", else v1 "N:pids:PATH"),

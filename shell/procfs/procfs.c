@@ -2,7 +2,8 @@
 /* procfs.c: parsers of /proc text (status, namespace links, mountinfo) and
  * the readers that take a proc root, so the shell can look at any PID
  * namespace's view ("/proc", or the lab's procfs). The namespace tree lives in
- * procfs_tree.c, the text formats the shell prints in procfs_format.c.
+ * procfs_tree.c; the text the shell prints of them is render's
+ * (render/render_procfs.c).
  *
  * Parsers are pure: they never touch the file system and are unit-tested on
  * the fixture files in tests/fixtures/proc/.
@@ -460,4 +461,39 @@ void procfs_mounts_free(struct procfs_mount_table *table)
     free(table->mounts);
     free(table->text);
     memset(table, 0, sizeof *table);
+}
+
+static int compare_ns_entries(const void *a, const void *b)
+{
+    return strcmp(((const struct procfs_ns_entry *)a)->name,
+                  ((const struct procfs_ns_entry *)b)->name);
+}
+
+int procfs_read_ns_links(const char *proc_root, pid_t pid, struct procfs_ns_entry *entries,
+                         size_t max, size_t *count)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%d/ns", proc_root, (int)pid) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    DIR *dir = opendir(path);
+    if (dir == NULL)
+        return -1;
+    size_t n = 0;
+    struct dirent *d;
+    while (n < max && (d = readdir(dir)) != NULL) {
+        struct procfs_ns_entry *e = &entries[n];
+        if (d->d_name[0] == '.' || strlen(d->d_name) >= sizeof e->name)
+            continue;
+        strcpy(e->name, d->d_name);
+        ssize_t len = readlinkat(dirfd(dir), d->d_name, e->link, sizeof e->link - 1);
+        e->error = len == -1 ? errno : 0;
+        e->link[len == -1 ? 0 : len] = '\0';
+        n++;
+    }
+    closedir(dir);
+    qsort(entries, n, sizeof *entries, compare_ns_entries);
+    *count = n;
+    return 0;
 }

@@ -169,10 +169,25 @@ const struct procfs_pidns *procfs_tree_find_ns(const struct procfs_tree *tree,
 const struct procfs_process *procfs_tree_find_process(const struct procfs_tree *tree, pid_t pid,
                                                       const struct procfs_pidns **ns);
 
-/* Text the shell prints as is (malloc'd, NULL when out of memory). The exact
- * formats are documented in procfs_format.c; tests and lessons compare them. */
-char *procfs_format_tree(const struct procfs_tree *tree); /* the `tree` command */
-char *procfs_format_ps(const struct procfs_tree *tree);   /* the `ps` command */
-char *procfs_format_ns_links(const struct procfs_ns_entry *entries, size_t count); /* `ns PID` */
+/* The tutor's own process and the system, as PROC_ROOT ("/proc") shows
+ * them (procfs_system.c): for the lab's diagnosis and --doctor. */
+/* Whether path is a mounted procfs. */
+int procfs_is_procfs(const char *path);
+/* Whether PROC_ROOT/self/ns/NAME exists: the kernel has that namespace. */
+int procfs_self_has_ns(const char *proc_root, const char *name);
+/* The effective capabilities (CapEff of PROC_ROOT/self/status) as a bit
+ * mask (bit CAP_SYS_ADMIN, 21, ...). Returns 0, or -1 (and 0 in *effective)
+ * when unreadable. */
+int procfs_self_caps(const char *proc_root, unsigned long long *effective);
+/* Whether id lies in a range of PROC_ROOT/self/MAP ("uid_map", "gid_map"):
+ * 1 or 0, -1 when the map cannot be read. */
+int procfs_self_id_mapped(const char *proc_root, const char *map, unsigned long id);
+/* The number in PROC_ROOT/sys/NAME ("user/max_user_namespaces"): unlimited
+ * for "max", missing when the file is absent or holds no number. */
+long procfs_read_sysctl(const char *proc_root, const char *name, long missing, long unlimited);
+/* The tasks (threads) of every process of proc_root into *all, and of those
+ * whose real uid is uid into *mine. Returns 0, or -1 when proc_root cannot
+ * be read. */
+int procfs_count_tasks(const char *proc_root, long uid, long *all, long *mine);
 
 #endif

@@ -8,6 +8,7 @@
 #include "lesson/lesson.h"
 #include "tutor/roster.h"
 #include "tutor/tutor.h"
+#include "tutor/tutor_cursor.h"
 #include "session/lineedit.h"
 #include "render/tee.h"
 
@@ -84,7 +85,6 @@ int session_open(struct shell *sh, const struct session_options *o)
     sh->interactive = isatty(STDIN_FILENO) && o->auto_lessons == NULL;
     render_init(&sh->render, stdout, o->no_colour || !sh->interactive);
     sh->colour_err = sh->render.colour && isatty(STDERR_FILENO);
-    sh->lesson_index = -1;
     shell_find_dirs(&sh->dirs, exe, o->lessons_dir);
     progress_open(&sh->progress, NULL, stderr);
     if (sh->progress.writable && snprintf(sh->history_path, sizeof sh->history_path, "%s/history",
@@ -141,22 +141,18 @@ static int run_line(struct shell *sh, const char *line)
     return command_execute(sh, line, strlen(line));
 }
 
-/* Runs what was typed at a question to leave its step (sh->pending_line),
+/* Runs what was typed at a question to leave its step (tutor_pending),
  * as if typed at the prompt. When the step stayed where it was (`sh ...`,
  * `check`), says how to see the rest of it. Returns the last command's
  * shell_result. */
 static int run_pending(struct shell *sh, int rc)
 {
-    while (rc != SHELL_EXIT && sh->pending_line != NULL) {
-        char *line = sh->pending_line;
-        unsigned shown = sh->steps_shown;
-        int lesson = sh->lesson_index, step = sh->step_index;
-        sh->pending_line = NULL;
+    while (rc != SHELL_EXIT && tutor_pending(sh) != NULL) {
+        struct tutor_place place = tutor_place(sh);
+        char *line = tutor_take_pending(sh);
         rc = command_execute(sh, line, strlen(line));
         free(line);
-        if (rc != SHELL_EXIT && sh->pending_line == NULL && shown == sh->steps_shown &&
-            lesson >= 0 && lesson == sh->lesson_index && step == sh->step_index &&
-            !sh->lesson_finished)
+        if (rc != SHELL_EXIT && tutor_pending(sh) == NULL && tutor_stayed(sh, place))
             render_text(&sh->render, RENDER_NOTE,
                         "(the step stopped at its question: `again` shows it from the start)");
     }
@@ -295,8 +291,7 @@ int session_close(struct shell *sh)
         changed = lab_close(sh->lab, stdout) != 0;
         sh->lab = NULL;
     }
-    free(sh->pending_line);
-    sh->pending_line = NULL;
+    tutor_leave(sh);
     /* Progress was saved as it changed: nothing to write here. */
     progress_close(&sh->progress);
     if (sh->lessons != NULL)

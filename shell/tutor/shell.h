@@ -16,6 +16,7 @@
 
 struct lab;
 struct lesson;
+struct tutor_cursor;
 
 /* What a command handler returns. SHELL_USAGE: the arguments are wrong;
  * dispatch prints the command's usage and makes it SHELL_ERROR. */
@@ -45,29 +46,20 @@ struct shell {
     struct lab *lab; /* NULL when no lab is open (unit tests, --help) */
     struct lesson *lessons;
     size_t lesson_count;
-    int lesson_index;    /* current lesson, -1 when none */
-    int step_index;      /* current step of it */
-    int lesson_finished; /* the current lesson's last step was passed */
-    int step_cut;        /* the current step was left at its question (a command typed
-                          * there): what its later blocks start is missing */
-    int hint_counter;    /* `hint` asked again: the next applicable hint */
-    int checks_failed;   /* `check` said "Not yet" this many times in this step */
-    int erofs_noted;     /* the note on the read-only host was given */
+    struct tutor_cursor *cursor; /* where the learner is (tutor_cursor.h; NULL: no lesson) */
+    int erofs_noted;             /* the note on the read-only host was given */
     struct progress progress;
     char history_path[PATH_MAX]; /* the line editor's history ("" for none) */
     char start_dir[PATH_MAX];    /* where relative paths point ("" if unknown) */
     /* Reads a line the learner types in answer to a question (predict,
-     * quiz, confirmation); NULL at end of input. Set by main. */
+     * quiz, confirmation); NULL at end of input. Set by the prompt
+     * loop (session_run). */
     char *(*ask)(struct shell *sh, const char *prompt);
-    /* Set by main too, since the command table sits above the tutor: what
+    /* Set by session_run too, since the command table sits above the tutor: what
      * a line typed at a question is as a command (NULL: always an answer),
      * and running a line as at the prompt (returns a shell_result). */
     enum shell_line (*question_line)(const char *line);
     int (*run_line)(struct shell *sh, const char *line);
-    /* A command typed at a question that stops the step: the prompt loop
-     * runs it once the step has stopped (malloc'd; NULL when none). */
-    char *pending_line;
-    unsigned steps_shown; /* counts tutor_show_step calls */
 };
 
 /* "pidns-tutor: what failed: why" on stderr, one line. */

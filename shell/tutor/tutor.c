@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tutor.c: the guided flow of a lesson step, and --auto. See tutor.h. */
 #include "tutor/tutor.h"
+#include "tutor/tutor_cursor.h"
 #include "tutor/tutor_code.h"
 #include "render/annotate.h"
 #include "lab/lab_limits.h"
@@ -20,18 +21,18 @@
 
 void tutor_prompt(const struct shell *sh, char *buf, size_t len)
 {
-    if (sh->lesson_index < 0 || sh->lessons == NULL) {
+    if (tutor_lesson(sh) < 0 || sh->lessons == NULL) {
         snprintf(buf, len, "pidns-tutor> ");
         return;
     }
-    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    const struct lesson *l = &sh->lessons[tutor_lesson(sh)];
     int skipped = progress_skipped(progress_get(&sh->progress, l->id), NULL);
-    if (sh->lesson_finished && skipped > 0) /* not "done": an exercise was skipped */
+    if (tutor_finished(sh) && skipped > 0) /* not "done": an exercise was skipped */
         snprintf(buf, len, "pidns-tutor (%d:finished, %d skipped)> ", l->number, skipped);
-    else if (sh->lesson_finished)
+    else if (tutor_finished(sh))
         snprintf(buf, len, "pidns-tutor (%d:done)> ", l->number);
     else
-        snprintf(buf, len, "pidns-tutor (%d:%d/%zu)> ", l->number, sh->step_index + 1,
+        snprintf(buf, len, "pidns-tutor (%d:%d/%zu)> ", l->number, tutor_step(sh) + 1,
                  l->step_count);
 }
 
@@ -70,11 +71,11 @@ int tutor_find_lesson(const struct shell *sh, const char *what)
 
 static void record(struct shell *sh)
 {
-    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    const struct lesson *l = &sh->lessons[tutor_lesson(sh)];
     struct progress_entry *e = progress_entry(&sh->progress, l->id);
 
     if (e != NULL && !sh->auto_mode && !sh->presenting) {
-        e->step = sh->step_index;
+        e->step = tutor_step(sh);
         snprintf(sh->progress.current, sizeof sh->progress.current, "%s", l->id);
         progress_save(&sh->progress, stderr);
     }
@@ -88,15 +89,6 @@ int tutor_next_unfinished(struct shell *sh, int from)
             return (int)i;
     }
     return -1;
-}
-
-void tutor_enter(struct shell *sh, int index, int step)
-{
-    sh->lesson_index = index;
-    sh->step_index = step;
-    sh->lesson_finished = 0;
-    sh->hint_counter = 0;
-    sh->checks_failed = 0;
 }
 
 /* Index of a step's exercise, or its block count when it has none. */
@@ -116,9 +108,9 @@ int tutor_step_runs_here(const struct lesson_step *step, char *release, size_t l
 const struct lesson_block *tutor_current_exercise(const struct shell *sh)
 {
     char release[128];
-    if (sh->lesson_index < 0 || sh->lesson_finished)
+    if (tutor_lesson(sh) < 0 || tutor_finished(sh))
         return NULL;
-    const struct lesson_step *step = &sh->lessons[sh->lesson_index].steps[sh->step_index];
+    const struct lesson_step *step = &sh->lessons[tutor_lesson(sh)].steps[tutor_step(sh)];
     if (!tutor_step_runs_here(step, release, sizeof release))
         return NULL; /* a step this kernel cannot show has no exercise to do */
     size_t i = exercise_index(step);
@@ -343,7 +335,7 @@ int tutor_run_command(struct shell *sh, const char *command, int mode, char **ou
 
 static void show_exercise(struct shell *sh, const struct lesson_block *b)
 {
-    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    const struct lesson *l = &sh->lessons[tutor_lesson(sh)];
     struct progress_entry *e = progress_get(&sh->progress, l->id);
 
     render_textf(&sh->render, RENDER_HEADING, "Exercise: %s", b->text);
@@ -358,7 +350,7 @@ static void show_exercise(struct shell *sh, const struct lesson_block *b)
     }
     /* "Done already" only while the check still passes (a cleanup may
      * have removed the answer since). */
-    if (e != NULL && sh->step_index < 64 && (e->checked & (1ul << sh->step_index)) &&
+    if (e != NULL && tutor_step(sh) < 64 && (e->checked & (1ul << tutor_step(sh))) &&
         tutor_check(sh, b) == 1)
         render_text(&sh->render, RENDER_NOTE,
                     "(you have done this one already: `check` "
@@ -370,7 +362,7 @@ static void show_exercise(struct shell *sh, const struct lesson_block *b)
 
 /* Shows one block; returns 1 when the step should count as failed, 2 when
  * it was interrupted, 3 when a question was left for a command
- * (sh->pending_line). last_output holds the output of the last RUN. */
+ * (tutor_pending). last_output holds the output of the last RUN. */
 static int show_block(struct shell *sh, const struct lesson_block *b,
                       const struct lesson_block *next, char **last_output)
 {
@@ -409,14 +401,14 @@ static int show_block(struct shell *sh, const struct lesson_block *b,
         return 1;
     case LESSON_PREDICT:
         if (tutor_ask_prediction(sh, b) == QUESTION_LEFT)
-            return sh->pending_line != NULL ? 3 : 2;
+            return tutor_pending(sh) != NULL ? 3 : 2;
         return 0;
     case LESSON_EXERCISE:
         show_exercise(sh, b);
         return 0;
     case LESSON_QUIZ:
         if (tutor_ask_quiz(sh, b) == QUESTION_LEFT)
-            return sh->pending_line != NULL ? 3 : 2;
+            return tutor_pending(sh) != NULL ? 3 : 2;
         return 0;
     }
     return 0;
@@ -426,7 +418,7 @@ static int show_block(struct shell *sh, const struct lesson_block *b,
  * the learner stopped it. */
 static int show_blocks(struct shell *sh, size_t from, size_t to)
 {
-    const struct lesson_step *step = &sh->lessons[sh->lesson_index].steps[sh->step_index];
+    const struct lesson_step *step = &sh->lessons[tutor_lesson(sh)].steps[tutor_step(sh)];
     char *last_output = NULL;
     int failed = 0;
 
@@ -437,7 +429,7 @@ static int show_blocks(struct shell *sh, size_t from, size_t to)
             fputc('\n', sh->render.out); /* blocks read as paragraphs */
         int rc = show_block(sh, &step->blocks[i], next, &last_output);
         if (rc == 3) {
-            sh->step_cut = 1;
+            tutor_step_cut(sh);
             break; /* a command typed at a question: it says what happens next */
         }
         if (rc == 2 || shell_interrupted) {
@@ -456,16 +448,15 @@ static int show_blocks(struct shell *sh, size_t from, size_t to)
  * (tutor_show_debrief). */
 int tutor_show_step(struct shell *sh)
 {
-    const struct lesson *l = &sh->lessons[sh->lesson_index];
-    const struct lesson_step *step = &l->steps[sh->step_index];
+    const struct lesson *l = &sh->lessons[tutor_lesson(sh)];
+    const struct lesson_step *step = &l->steps[tutor_step(sh)];
     size_t exercise = exercise_index(step);
 
     record(sh);
-    sh->steps_shown++;
-    sh->step_cut = 0;
+    tutor_step_shown(sh);
     fputc('\n', sh->render.out);
     render_textf(&sh->render, RENDER_HEADING, "Lesson %d, step %d of %zu: %s", l->number,
-                 sh->step_index + 1, l->step_count, step->title != NULL ? step->title : "");
+                 tutor_step(sh) + 1, l->step_count, step->title != NULL ? step->title : "");
     char release[128];
     if (!tutor_step_runs_here(step, release, sizeof release)) {
         render_textf(&sh->render, RENDER_NOTE,
@@ -477,9 +468,9 @@ int tutor_show_step(struct shell *sh)
     }
     int failed = show_blocks(sh, 0, exercise < step->block_count ? exercise + 1 : exercise);
     if (!failed && sh->interactive && !sh->auto_mode && !sh->presenting &&
-        sh->pending_line == NULL && tutor_current_exercise(sh) == NULL)
+        tutor_pending(sh) == NULL && tutor_current_exercise(sh) == NULL)
         render_text(&sh->render, RENDER_NOTE,
-                    sh->step_index + 1 < (int)l->step_count
+                    tutor_step(sh) + 1 < (int)l->step_count
                         ? "(Enter: next step.  again: run this step again.  help: commands)"
                         : "(Enter: finish the lesson.)");
     return failed ? SHELL_ERROR : SHELL_OK;
@@ -487,7 +478,7 @@ int tutor_show_step(struct shell *sh)
 
 int tutor_show_debrief(struct shell *sh)
 {
-    const struct lesson_step *step = &sh->lessons[sh->lesson_index].steps[sh->step_index];
+    const struct lesson_step *step = &sh->lessons[tutor_lesson(sh)].steps[tutor_step(sh)];
     size_t exercise = exercise_index(step);
     char release[128];
     if (exercise + 1 >= step->block_count || !tutor_step_runs_here(step, release, sizeof release))

@@ -18,7 +18,7 @@ struct lesson;
 struct lesson_block;
 struct lesson_step;
 
-/* Shows the current step (sh->lesson_index, sh->step_index) and records it
+/* Shows the current step (tutor_cursor.h) and records it
  * in the progress file. Returns SHELL_OK, or SHELL_ERROR when a command
  * failed, an output differed from the lesson, or Ctrl-C stopped the step. */
 int tutor_show_step(struct shell *sh);
@@ -29,9 +29,6 @@ int tutor_show_debrief(struct shell *sh);
 /* The first lesson not done (progress_entry_done), from index from on,
  * wrapping round; -1 when every lesson is done. */
 int tutor_next_unfinished(struct shell *sh, int from);
-
-/* Makes lesson index the current one at step, without showing it. */
-void tutor_enter(struct shell *sh, int index, int step);
 
 /* Whether this kernel can show step (its [kernel=X.Y], if any); the
  * kernel's release is copied to release. */

@@ -7,6 +7,7 @@
  * below), when it must fail; and after the solution, when it must pass.
  */
 #include "tutor/tutor.h"
+#include "tutor/tutor_cursor.h"
 #include "tutor/tutor_code.h"
 #include "tutor/tutor_unconverted.h"
 #include "lab/lab.h"
@@ -201,7 +202,7 @@ static int emptied_lab_passes(struct shell *sh, const struct lesson_block *exerc
         return 1;
     }
     int passed = tutor_check(sh, exercise);
-    int unconverted = lesson_unconverted(sh->lessons[sh->lesson_index].number);
+    int unconverted = lesson_unconverted(sh->lessons[tutor_lesson(sh)].number);
     if (passed == 1) {
         emptied_passes++;
         render_textf(&sh->render, unconverted ? RENDER_NOTE : RENDER_BAD,
@@ -319,7 +320,8 @@ static int auto_lesson(struct shell *sh, int index, int *skipped)
 
     for (size_t s = 0; s < l->step_count && !shell_interrupted; s++) {
         char release[128];
-        tutor_enter(sh, index, (int)s);
+        if (tutor_enter(sh, index, (int)s) == -1)
+            return failed + 1;
         int bad = tutor_show_step(sh) != SHELL_OK;
         if (!tutor_step_runs_here(&l->steps[s], release, sizeof release)) {
             render_textf(&sh->render, RENDER_NOTE,
@@ -373,7 +375,7 @@ int tutor_auto(struct shell *sh, const char *which)
                                     : " (steps skipped: this kernel is too old for them)");
         failed_lessons += failed != 0;
     }
-    sh->lesson_index = -1;
+    tutor_leave(sh);
     if (shell_interrupted) {
         render_text(&sh->render, RENDER_BAD, "--auto: stopped by Ctrl-C");
         return 1;

@@ -11,6 +11,7 @@
  * (one line says so, and what runs again).
  */
 #include "tutor/tutor.h"
+#include "tutor/tutor_cursor.h"
 #include "lab/lab.h"
 #include "lesson/lesson.h"
 
@@ -136,7 +137,7 @@ static const char *replay_step(struct shell *sh, const struct lesson_step *step,
  * /dev/null could not be opened. */
 static const char *replay_quietly(struct shell *sh, int upto, size_t blocks, int *stopped)
 {
-    const struct lesson *l = &sh->lessons[sh->lesson_index];
+    const struct lesson *l = &sh->lessons[tutor_lesson(sh)];
     const char *failed = NULL;
     int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
@@ -210,10 +211,10 @@ static int replay(struct shell *sh, int upto)
 
 int tutor_rebuild_lab(struct shell *sh, const char *whose)
 {
-    if (sh->lab == NULL || sh->lesson_index < 0)
+    if (sh->lab == NULL || tutor_lesson(sh) < 0)
         return 0;
     own_lab(sh, whose);
-    return sh->step_index > 0 ? replay(sh, sh->step_index) : 0;
+    return tutor_step(sh) > 0 ? replay(sh, tutor_step(sh)) : 0;
 }
 
 /* The index of the exercise in a step, or its block count. */
@@ -230,16 +231,16 @@ int tutor_rebuild_exercise_start(struct shell *sh, const char **failed)
     char *summary = NULL;
 
     *failed = NULL;
-    if (sh->lab == NULL || sh->lesson_index < 0)
+    if (sh->lab == NULL || tutor_lesson(sh) < 0)
         return -1;
     if (tutor_cleanup_summary(sh, 0, &summary) == -1) {
         free(summary);
         return -1;
     }
     free(summary);
-    const struct lesson_step *step = &sh->lessons[sh->lesson_index].steps[sh->step_index];
+    const struct lesson_step *step = &sh->lessons[tutor_lesson(sh)].steps[tutor_step(sh)];
     int stopped = 0;
-    *failed = replay_quietly(sh, sh->step_index, exercise_at(step), &stopped);
+    *failed = replay_quietly(sh, tutor_step(sh), exercise_at(step), &stopped);
     return stopped ? -1 : *failed != NULL;
 }
 

@@ -9,6 +9,7 @@
  * The presenter's own progress is left as it was.
  */
 #include "tutor/tutor.h"
+#include "tutor/tutor_cursor.h"
 #include "lab/lab.h"
 #include "lesson/lesson.h"
 #include "render/tee.h"
@@ -43,10 +44,11 @@ static void present_fit_width(struct shell *sh)
  * Returns 0, or -1 when the presenter leaves. */
 static int present_step(struct shell *sh, int index, int step)
 {
-    tutor_enter(sh, index, step);
+    if (tutor_enter(sh, index, step) == -1)
+        return -1;
     present_fit_width(sh);
     tutor_show_step(sh);
-    if (shell_interrupted || sh->pending_line != NULL) /* Ctrl-C, Ctrl-D at a question */
+    if (shell_interrupted || tutor_pending(sh) != NULL) /* Ctrl-C, Ctrl-D at a question */
         return -1;
     const struct lesson_block *exercise = tutor_current_exercise(sh);
     if (exercise == NULL)
@@ -57,7 +59,7 @@ static int present_step(struct shell *sh, int index, int step)
     if (shell_interrupted)
         return -1;
     tutor_show_debrief(sh);
-    return shell_interrupted || sh->pending_line != NULL ? -1 : 0;
+    return shell_interrupted || tutor_pending(sh) != NULL ? -1 : 0;
 }
 
 int tutor_present(struct shell *sh, const char *which)
@@ -94,9 +96,7 @@ int tutor_present(struct shell *sh, const char *which)
         render_text(&sh->render, RENDER_NOTE, "(presentation stopped)");
     }
     shell_interrupted = 0; /* the lab's cleanup must not be cut short */
-    free(sh->pending_line);
-    sh->pending_line = NULL;
-    sh->lesson_index = -1;
+    tutor_leave(sh);
     if (sh->lab != NULL)
         lab_cleanup(sh->lab, sh->render.out);
     tee_reap(200);

@@ -5,6 +5,7 @@
  * moves on leaves the question unanswered (see tutor_question.h).
  */
 #include "tutor/tutor_question.h"
+#include "tutor/tutor_cursor.h"
 #include "lab/lab.h"
 #include "lesson/lesson.h"
 
@@ -41,8 +42,7 @@ static enum shell_line question_command(struct shell *sh, const char *line)
         fputc('\n', sh->render.out);
     } else if (kind == SHELL_LINE_MOVES) {
         note_command(sh, "(the question is left unanswered: running `%s`)", line);
-        free(sh->pending_line);
-        sh->pending_line = strdup(line);
+        tutor_set_pending(sh, line);
     }
     return kind;
 }
@@ -68,8 +68,7 @@ static void note_program(struct shell *sh, const char *given)
 static void end_of_input(struct shell *sh)
 {
     render_text(&sh->render, RENDER_NOTE, "(the question is left unanswered: Ctrl-D leaves)");
-    free(sh->pending_line);
-    sh->pending_line = strdup("quit");
+    tutor_set_pending(sh, "quit");
 }
 
 enum question_end tutor_ask_prediction(struct shell *sh, const struct lesson_block *b)

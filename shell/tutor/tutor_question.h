@@ -7,7 +7,7 @@
 
 /* What a question's ask returns: the question was answered (or given up
  * with Enter), or the step is left (Ctrl-C, Ctrl-D, a command that moves:
- * the command waits in sh->pending_line for the prompt loop). */
+ * the command waits for the prompt loop: tutor_pending). */
 enum question_end { QUESTION_ANSWERED, QUESTION_LEFT };
 
 enum question_end tutor_ask_prediction(struct shell *sh, const struct lesson_block *b);

@@ -4,7 +4,7 @@
  * emptied-lab control and the lesson test of named conditions
  * (tests/unit/test_lessons_teaching.c) report what they find without
  * failing; every other lesson must pass both. Emptied as the lessons are
- * converted (issue 28); PIDNS_TUTOR_STRICT_CHECKS=1 treats every lesson as
+ * converted (named conditions: commit 0c5fca5); PIDNS_TUTOR_STRICT_CHECKS=1 treats every lesson as
  * converted.
  */
 #ifndef PIDNS_TUTOR_TUTOR_UNCONVERTED_H

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Limits that explain themselves (issue 33): a lesson whose forks hit
+# Limits that explain themselves (commit 949ed51): a lesson whose forks hit
 # RLIMIT_NPROC, and one whose unshare hits user.max_pid_namespaces, name the
 # limit, its value and who changes it; --doctor names them too and never says
 # sudo for them; and a learner bounded the way --doctor advises (an nproc

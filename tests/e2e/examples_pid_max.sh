@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_examples reads ps's output whatever kernel.pid_max is (issue 29): ps
+# test_examples reads ps's output whatever kernel.pid_max is (commit 34f4f12): ps
 # sizes its PID columns from pid_max (5 wide at the kernel's default 32768,
 # as on Debian 12 without systemd or in a container; 7 at 4194304), and the
 # test once expected the 7-wide columns. Here the example's `ps` is a

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The lab's view of the host is read-only (issue 21), and its verdict judges
-# only what the lab could leave (issue 19, item 2). Through the real shell:
+# The lab's view of the host is read-only (commit 36729da), and its verdict
+# judges only what the lab could leave (lab_host.c). Through the real shell:
 #  - as root, writes from the lab to /etc, /tmp, /root and $HOME are refused
 #    or land in the lab's own scratch, and the host's files stay
 #    byte-identical; the first refusal gets a one-line note;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The learner's progress tells only what happened (issue 28, item 5), played
+# The learner's progress tells only what happened (commit e67a26e), played
 # through the real shell on the small lessons of tests/fixtures/shell/lessons
 # (lesson 1: a step, then an exercise at step 2; lesson 2: two steps, no
 # exercise), in batch sessions and, for what only a terminal shows (the

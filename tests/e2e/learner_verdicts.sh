@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# What a learner reads when a check does not pass (issue 28), through the
+# What a learner reads when a check does not pass (commit a644554), through the
 # real shell in a pseudo-terminal:
 #  - lesson 2's false pass: `cleanup`, then a tmpfs at /proc7, passed
 #    because two empty readlinks compared equal; now `check` names the first

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # A step's expected output is compared once it has come, not after a fixed
-# silence (issue 28, item 4): a [.run.background] program that prints what
+# silence (commit 9e77764): a [.run.background] program that prints what
 # its [.expect] shows only 1.5 s after it starts (as a quick example does on
 # a loaded machine) passes, in --auto and in a terminal, and --auto's quiet
 # replay of that step (the lab an exercise meets) waits for it too; a worked

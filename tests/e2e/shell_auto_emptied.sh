@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# --auto's emptied-lab control (issue 28): beside the wrong attempts, each
+# --auto's emptied-lab control (commit 0c5fca5): beside the wrong attempts, each
 # exercise's check runs in the lab the exercise meets, emptied (the step's
 # processes stopped, every /procN an empty tmpfs, the answer files at the
 # lab's root removed), where it must fail: a check that passes there passes

@@ -110,7 +110,7 @@ run "$c/alice" /no-such-dir
     row alice >/dev/null && ok "a missing PATH is named on stderr (exit 1); the others are still shown" ||
     not_ok "a missing PATH is named on stderr (exit 1)" "exit $(cat "$tmp/rc"): $(cat "$tmp/err") / $(cat "$tmp/out")"
 
-# Skipped exercises (issue 28): a lesson left with an exercise not passed is
+# Skipped exercises (commit e67a26e): a lesson left with an exercise not passed is
 # not done. frank's file is of format 1, which did not record skips: his first
 # lesson was finished with its step 5 exercise never passed (checked 8, not
 # 24). grace's is of format 2: step 5 skipped, then lesson 2 at its step 3.
@@ -156,7 +156,7 @@ else
     skip_test "a screenshot of a roster" "no chromium (make deps-check)"
 fi
 
-# A directory of homes (issue 33): one row per home in it, "not started"
+# A directory of homes (commit 62aaf3d): one row per home in it, "not started"
 # included, in text and CSV; its dot-directories and files are not homes.
 # Negative control: main's build before this read $c as one home, a single
 # "not started" row.

@@ -63,7 +63,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     sh.program = "pidns-tutor";
-    sh.lesson_index = -1;
     sh.render.out = open_memstream(&rendered, &rendered_len);
     sh.render.width = 80;
     snprintf(sh.dirs.lessons, sizeof sh.dirs.lessons, "%s", FUZZ_LESSONS_DIR);

@@ -13,6 +13,7 @@
 #include "testlib.h"
 #include "pidns_chain.h"
 #include "procfs/procfs.h"
+#include "render/render_procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -92,7 +93,7 @@ static int check_tree_from_proc1(struct pidns_chain *c, const struct procfs_tree
     return 0;
 }
 
-/* What procfs_format_tree and _ps must print for the chain, built here from
+/* What render_format_tree and _ps must print for the chain, built here from
  * the chain's own numbers. */
 static void expected_formats(const struct pidns_chain *c, const char *name, char **tree, char **ps)
 {
@@ -126,7 +127,7 @@ static int check_tree(struct pidns_chain *c)
     CHECK(procfs_read_tree("/proc1", &t) == 0, "read_tree /proc1: %s", strerror(errno));
     int rc = check_tree_from_proc1(c, &t);
     CHECK(procfs_read_status("/proc1", 1, &st) == 0, "%s", strerror(errno));
-    char *want_tree, *want_ps, *tree = procfs_format_tree(&t), *ps = procfs_format_ps(&t);
+    char *want_tree, *want_ps, *tree = render_format_tree(&t), *ps = render_format_ps(&t);
     expected_formats(c, st.name, &want_tree, &want_ps);
     if (rc == 0 && (strcmp(tree, want_tree) != 0 || strcmp(ps, want_ps) != 0)) {
         fprintf(stderr, "tree:\n%s\nwanted:\n%s\nps:\n%s\nwanted:\n%s\n", tree, want_tree, ps,
@@ -199,7 +200,7 @@ static int check_ns_links(struct pidns_chain *c)
     CHECK(strcmp(link_named(deep, n_deep, "user"), link_named(mine, n_mine, "user")) == 0, "user");
     CHECK(strcmp(link_named(deep, n_deep, "pid"), link_named(mine, n_mine, "pid")) != 0,
           "pid same");
-    char *text = procfs_format_ns_links(deep, n_deep);
+    char *text = render_format_ns_links(deep, n_deep);
     char line[96];
     snprintf(line, sizeof line, "\npid                %s\n", want);
     int found = text != NULL && strstr(text, line) != NULL;

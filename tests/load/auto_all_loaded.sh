@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# `--auto all` on a loaded machine (issue 28, item 4): once on its own, then
+# `--auto all` on a loaded machine, where it must pass too: once on its own, then
 # two at once beside `make -j2` of the tree (in a scratch O= directory,
 # rebuilt from clean over and over) and a CPU hog (tests/load/hog.sh, one
 # busy loop per CPU). Prints each run's pass/fail and time, and the failed

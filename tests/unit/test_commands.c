@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "cmd/commands.h"
 #include "lesson/lesson.h"
+#include "tutor/tutor_cursor.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -33,7 +34,6 @@ static int setup(void **state)
     char err[512];
 
     f->sh.program = "pidns-tutor";
-    f->sh.lesson_index = -1;
     f->sh.render.out = open_memstream(&f->out, &f->out_len);
     f->sh.render.width = 200;
     snprintf(f->sh.dirs.lessons, sizeof f->sh.dirs.lessons, "%s/lessons", FIXTURES);
@@ -71,6 +71,7 @@ static int teardown(void **state)
     tl_shf(NULL, "rm -rf %s", f->examples);
     fclose(f->sh.render.out);
     free(f->out);
+    tutor_leave(&f->sh);
     lesson_free_all(f->sh.lessons, f->sh.lesson_count);
     free(f);
     return 0;

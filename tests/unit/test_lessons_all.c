@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_lessons_all.c: every real lesson in lessons/ loads (which validates it
  * and resolves each include:: tag against the examples), and each one has
- * what issue 5 asks of a lesson: steps that run commands with expected
+ * what every lesson must offer a learner: steps that run commands with expected
  * output, a predict-then-run step, an exercise whose hints look at the
  * current state first, and a quiz. Lessons are numbered 1..N without gaps,
  * and the first one takes at most five minutes. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_lessons_teaching.c: the teaching rules of issue 13 that a program
+/* test_lessons_teaching.c: the teaching rules of the lessons that a program
  * can check, on the real lessons in lessons/, taken in order:
  *  - every lesson says which kernel it needs (:kernel:), and that version is
  *    at least what its live steps use (NSpid 4.1, the nsfs ioctls 4.9 and
@@ -9,7 +9,7 @@
  *  - no step, check, hint or solution waits a fixed time (a fractional
  *    `sleep` outside a polling loop): a loaded classroom machine breaks them;
  *  - a check never looks for a file answer with an unquoted glob-able read;
- *  - every check is made of named conditions (issue 28): it uses `need` or
+ *  - every check is made of named conditions (commit 0c5fca5): it uses `need` or
  *    `await` at least once, and never compares with test "$(a)" = "$(b)",
  *    which holds when both are empty (`same` does not). Lessons still listed
  *    in TUTOR_UNCONVERTED_LESSONS (shell/tutor/tutor_unconverted.h) are

@@ -5,6 +5,7 @@
  * `ns PID`. No privilege needed: nothing here touches the real kernel. */
 #include "testlib.h"
 #include "procfs/procfs.h"
+#include "render/render_procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -240,7 +241,7 @@ static void test_ns_links_of_a_process_sorted_and_formatted(void **state)
     assert_int_equal(procfs_read_ns_links(fixture("root"), 42, entries, 16, &count), 0);
     assert_int_equal(count, 4);
     entries[0].error = ENOENT; /* as a zombie's mnt link reads */
-    char *text = procfs_format_ns_links(entries, count);
+    char *text = render_format_ns_links(entries, count);
     assert_string_equal(text, "mnt                (unavailable: No such file or directory)\n"
                               "pid                pid:[4026532412]\n"
                               "pid_for_children   pid:[4026532413]\n"
@@ -520,7 +521,7 @@ static void test_tree_remove_leaves_processes_out_and_keeps_namespaces(void **st
     assert_int_equal(t.root->member_count, 1);
     assert_null(procfs_tree_find_process(&t, 503, NULL));
     assert_non_null(procfs_tree_find_process(&t, 505, NULL));
-    char *text = procfs_format_ps(&t);
+    char *text = render_format_ps(&t);
     assert_null(strstr(text, "multi_pidns"));
     assert_non_null(strstr(text, "bash"));
     free(text);
@@ -582,7 +583,7 @@ static void test_tree_accepts_33_levels_and_old_kernels(void **state)
     assert_int_equal(procfs_tree_add(&t, &deep, chain, PROCFS_MAX_LEVELS), 0);
     assert_int_equal(t.count, PROCFS_MAX_LEVELS);
     assert_int_equal(t.all[t.count - 1]->level, PROCFS_MAX_LEVELS - 1);
-    char *text = procfs_format_tree(&t);
+    char *text = render_format_tree(&t);
     assert_non_null(strstr(text, "level 32, 1 process\n"));
     free(text);
     procfs_tree_free(&t);
@@ -602,7 +603,7 @@ static void test_format_tree_text(void **state)
     assert_int_equal(procfs_tree_add(&t, &init, CHAIN(4026532412ULL, 4026531836ULL)), 0);
     assert_int_equal(procfs_tree_add(&t, &top, CHAIN(4026531836ULL)), 0);
     assert_int_equal(procfs_tree_add(&t, &other, CHAIN(4026532500ULL, 4026531836ULL)), 0);
-    char *text = procfs_format_tree(&t);
+    char *text = render_format_tree(&t);
     assert_string_equal(text, "pid:[4026531836] level 0, 1 process\n"
                               "|-- 27655 pidns_init_slee\n"
                               "|-- pid:[4026532412] level 1, 1 process\n"
@@ -612,7 +613,7 @@ static void test_format_tree_text(void **state)
                               "`-- pid:[4026532500] level 1, 1 process\n"
                               "    `-- 1 sh (NSpid: 27700 1)\n");
     free(text);
-    text = procfs_format_ps(&t);
+    text = render_format_ps(&t);
     assert_string_equal(
         text, "    PID    PPID S LEVEL PIDNS              NSPID          NAME\n"
               "  27655   27090 T     0 pid:[4026531836]   27655          pidns_init_slee\n"
@@ -623,12 +624,12 @@ static void test_format_tree_text(void **state)
     /* As the shell shows the lab: its level as the kernel counts, named once. */
     t.base_level = 1;
     t.root_name = "the lab's namespace";
-    text = procfs_format_tree(&t);
+    text = render_format_tree(&t);
     assert_non_null(strstr(text, "pid:[4026531836] level 1 (the lab's namespace), 1 process\n"));
     assert_non_null(strstr(text, "|   `-- pid:[4026532413] level 3, 1 process\n"));
     assert_non_null(strstr(text, "`-- pid:[4026532500] level 2, 1 process\n"));
     free(text);
-    text = procfs_format_ps(&t);
+    text = render_format_ps(&t);
     assert_non_null(
         strstr(text, "  27658   27656 Z     3 pid:[4026532413]   27658 2 1      true\n"));
     free(text);
@@ -640,14 +641,14 @@ static void test_format_of_an_empty_tree(void **state)
     (void)state;
     struct procfs_tree t;
     procfs_tree_init(&t, 0);
-    char *text = procfs_format_tree(&t);
+    char *text = render_format_tree(&t);
     assert_string_equal(text, "pid:[0] level 0, 0 processes\n");
     free(text);
-    text = procfs_format_ps(&t);
+    text = render_format_ps(&t);
     assert_string_equal(text, "    PID    PPID S LEVEL PIDNS              NSPID          NAME\n");
     free(text);
     procfs_tree_free(&t);
-    assert_null(procfs_format_tree(&t)); /* a freed tree has no root */
+    assert_null(render_format_tree(&t)); /* a freed tree has no root */
 }
 
 /* Busy descendants: the children of the ancestor and theirs, whatever the
@@ -670,6 +671,52 @@ static void test_busy_descendants_follow_ppid_in_any_order(void **state)
     assert_int_equal(procfs_busy_descendants(p, 6, 5), 0);
     assert_int_equal(procfs_busy_descendants(p, 6, 42), 0);
     assert_int_equal(procfs_busy_descendants(p, 0, 5), 0);
+}
+
+/* The tutor's own process and the system (procfs_system.c), read from a
+ * made-up proc root: capabilities, id maps, sysctls, task counts; and what
+ * each says when its file is missing or holds no number. */
+static void test_self_and_system_facts_from_a_proc_root(void **state)
+{
+    (void)state;
+    char root[PATH_MAX];
+    unsigned long long caps = 1;
+    long all = 0, mine = 0;
+    snprintf(root, sizeof root, "%s/test_procfs.system.%ld", tl_tmpdir(), (long)getpid());
+    assert_int_equal(
+        tl_shf(NULL,
+               "r=%s && mkdir -p $r/self/ns $r/sys/user $r/sys/kernel $r/10 $r/11 $r/12 && "
+               "printf 'Name:\\tx\\nCapEff:\\t0000000000200000\\n' > $r/self/status && "
+               ": > $r/self/ns/pid && printf '0 1000 1\\n5 2000 10\\n' > $r/self/uid_map && "
+               "echo 42 > $r/sys/user/max_user_namespaces && echo max > $r/sys/kernel/pid_max && "
+               "echo abc > $r/sys/kernel/bad && "
+               "printf 'Uid:\\t7\\t7\\t7\\t7\\nThreads:\\t3\\n' > $r/10/status && "
+               "printf 'Uid:\\t8\\t8\\t8\\t8\\nThreads:\\t2\\n' > $r/11/status",
+               root),
+        0);
+    assert_int_equal(procfs_self_caps(root, &caps), 0);
+    assert_int_equal(caps, 1ull << 21); /* CAP_SYS_ADMIN alone */
+    assert_true(procfs_self_has_ns(root, "pid"));
+    assert_false(procfs_self_has_ns(root, "user"));
+    assert_int_equal(procfs_self_id_mapped(root, "uid_map", 0), 1);
+    assert_int_equal(procfs_self_id_mapped(root, "uid_map", 14), 1);
+    assert_int_equal(procfs_self_id_mapped(root, "uid_map", 15), 0);
+    assert_int_equal(procfs_self_id_mapped(root, "uid_map", 1), 0);
+    assert_int_equal(procfs_self_id_mapped(root, "gid_map", 0), -1); /* no map */
+    assert_int_equal(procfs_read_sysctl(root, "user/max_user_namespaces", -1, -2), 42);
+    assert_int_equal(procfs_read_sysctl(root, "kernel/pid_max", -1, -2), -2);
+    assert_int_equal(procfs_read_sysctl(root, "kernel/bad", -1, -2), -1);
+    assert_int_equal(procfs_read_sysctl(root, "kernel/absent", -1, -2), -1);
+    /* 12 has no status (gone meanwhile): left out; "self" is no PID */
+    assert_int_equal(procfs_count_tasks(root, 7, &all, &mine), 0);
+    assert_int_equal(all, 5);
+    assert_int_equal(mine, 3);
+    assert_false(procfs_is_procfs(root));
+    assert_true(procfs_is_procfs("/proc"));
+    tl_shf(NULL, "rm -rf %s", root);
+    assert_int_equal(procfs_self_caps(root, &caps), -1);
+    assert_int_equal(caps, 0);
+    assert_int_equal(procfs_count_tasks(root, 7, &all, &mine), -1);
 }
 
 int main(void)
@@ -703,6 +750,7 @@ int main(void)
         cmocka_unit_test(test_walk_pids_stops_when_the_visitor_says),
         cmocka_unit_test(test_parse_mounts_of_a_text_read_elsewhere),
         cmocka_unit_test(test_busy_descendants_follow_ppid_in_any_order),
+        cmocka_unit_test(test_self_and_system_facts_from_a_proc_root),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

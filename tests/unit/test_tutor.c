@@ -9,6 +9,7 @@
 #include "lesson/lesson.h"
 #include "procfs/procfs.h"
 #include "tutor/tutor.h"
+#include "tutor/tutor_cursor.h"
 #include "cmd/commands.h"
 
 #include <stdio.h>
@@ -52,7 +53,6 @@ static int setup(void **state)
     char err[512];
 
     f->sh.program = "pidns-tutor";
-    f->sh.lesson_index = -1;
     f->sh.render.out = open_memstream(&f->out, &f->out_len);
     f->sh.render.width = 200;
     f->sh.ask = scripted_ask;
@@ -72,6 +72,7 @@ static int teardown(void **state)
     struct fixture *f = *state;
     fclose(f->sh.render.out);
     free(f->out);
+    tutor_leave(&f->sh);
     lesson_free_all(f->sh.lessons, f->sh.lesson_count);
     progress_close(&f->sh.progress);
     free(f);
@@ -93,10 +94,12 @@ static void test_prompt_shows_lesson_and_step(void **state)
     tutor_enter(&f->sh, 0, 1);
     tutor_prompt(&f->sh, prompt, sizeof prompt);
     assert_string_equal(prompt, "pidns-tutor (1:2/2)> ");
-    f->sh.lesson_finished = 1;
+    tutor_finish(&f->sh);
     tutor_prompt(&f->sh, prompt, sizeof prompt);
     assert_string_equal(prompt, "pidns-tutor (1:done)> ");
-    f->sh.lesson_index = -1;
+    tutor_leave(&f->sh);
+    tutor_prompt(&f->sh, prompt, sizeof prompt);
+    assert_string_equal(prompt, "pidns-tutor> ");
 }
 
 static void test_lessons_are_found_by_number_id_name_or_prefix(void **state)
@@ -195,16 +198,17 @@ static void test_a_command_at_a_question_runs_or_leaves_the_step(void **state)
     assert_null(strstr(out, "echo hello")); /* the step stopped before its command */
     assert_null(strstr(out, "Step stopped"));
     assert_null(strstr(out, "(Enter: next step"));
-    assert_string_equal(f->sh.pending_line, "lesson 2");
-    free(f->sh.pending_line);
-    f->sh.pending_line = NULL;
+    char *pending = tutor_take_pending(&f->sh);
+    assert_string_equal(pending, "lesson 2");
+    free(pending);
+    assert_null(tutor_pending(&f->sh));
 
     /* Ctrl-D (end of input) leaves the tutorial: a `quit` for the loop. */
     f->next_answer = 2;
     assert_int_equal(tutor_show_step(&f->sh), SHELL_OK);
-    assert_string_equal(f->sh.pending_line, "quit");
-    free(f->sh.pending_line);
-    f->sh.pending_line = NULL;
+    pending = tutor_take_pending(&f->sh);
+    assert_string_equal(pending, "quit");
+    free(pending);
 
     /* The debrief's quiz, answered by the start of a choice's text. */
     before = f->out_len;
@@ -214,7 +218,7 @@ static void test_a_command_at_a_question_runs_or_leaves_the_step(void **state)
     tutor_enter(&f->sh, 0, 1);
     assert_int_equal(tutor_show_debrief(&f->sh), SHELL_OK);
     assert_non_null(strstr(output(f) + before, "Answer 2 is right."));
-    assert_null(f->sh.pending_line);
+    assert_null(tutor_pending(&f->sh));
     f->sh.question_line = NULL;
     f->sh.run_line = NULL;
 }
@@ -293,10 +297,52 @@ static void test_notes_relate_pids_and_namespace_links(void **state)
     free(notes);
 }
 
+/* The step cursor: no lesson in a zeroed shell; the hints given and the
+ * checks failed count per step, and a new step (or another failing
+ * condition, for the hints) starts them again; a place tells whether a
+ * command moved the cursor. */
+static void test_cursor_counts_per_step_and_tells_a_move(void **state)
+{
+    struct fixture *f = *state;
+    assert_int_equal(tutor_lesson(&f->sh), -1);
+    assert_false(tutor_finished(&f->sh));
+    assert_null(tutor_pending(&f->sh));
+    assert_int_equal(tutor_enter(&f->sh, 1, 0), 0);
+    assert_int_equal(tutor_lesson(&f->sh), 1);
+    assert_int_equal(tutor_hint_pick(&f->sh, "A", 3), 0);
+    assert_int_equal(tutor_hint_pick(&f->sh, "A", 3), 1);
+    assert_int_equal(tutor_hint_pick(&f->sh, "A", 2), 0); /* 2 % 2 */
+    assert_int_equal(tutor_hint_pick(&f->sh, "B", 3), 0); /* another condition */
+    assert_int_equal(tutor_hint_pick(&f->sh, "B", 3), 1);
+    tutor_hints_restart(&f->sh);
+    assert_int_equal(tutor_hint_pick(&f->sh, "B", 3), 0);
+    assert_int_equal(tutor_hint_pick(&f->sh, NULL, 0), 0); /* no hint fits: none given */
+    assert_int_equal(tutor_check_failed(&f->sh), 1);
+    assert_int_equal(tutor_check_failed(&f->sh), 2);
+    struct tutor_place place = tutor_place(&f->sh);
+    assert_true(tutor_stayed(&f->sh, place));
+    tutor_step_cut(&f->sh);
+    assert_true(tutor_new_step(&f->sh, 1)); /* the step before was cut short */
+    assert_false(tutor_new_step(&f->sh, 1));
+    assert_false(tutor_stayed(&f->sh, place)); /* moved to step 2 */
+    assert_int_equal(tutor_check_failed(&f->sh), 1);
+    assert_int_equal(tutor_hint_pick(&f->sh, "B", 3), 0);
+    place = tutor_place(&f->sh);
+    tutor_step_shown(&f->sh);
+    assert_false(tutor_stayed(&f->sh, place)); /* the step was shown again */
+    place = tutor_place(&f->sh);
+    tutor_finish(&f->sh);
+    assert_false(tutor_stayed(&f->sh, place));
+    tutor_leave(&f->sh);
+    assert_int_equal(tutor_lesson(&f->sh), -1);
+    assert_null(f->sh.cursor);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prompt_shows_lesson_and_step),
+        cmocka_unit_test(test_cursor_counts_per_step_and_tells_a_move),
         cmocka_unit_test(test_lessons_are_found_by_number_id_name_or_prefix),
         cmocka_unit_test(test_step_shows_text_code_prediction_and_command_in_order),
         cmocka_unit_test(test_quiz_explains_a_wrong_answer_then_accepts_the_right_one),

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* procfs_format.c: the text of the shell's `tree`, `ps` and `ns PID`
- * commands, made from what procfs read. Pure (apart from the ns links
- * reader at the end), so the formats are unit-tested; lessons and tests
+/* render_procfs.c: the text of the shell's `tree`, `ps` and `ns PID`
+ * commands, made from what procfs read. Pure, so the formats are
+ * unit-tested; lessons and tests
  * compare them, so change them only on purpose.
  *
- * `tree` (procfs_format_tree): one line per namespace, "pid:[INODE] level L,
+ * `tree` (render_format_tree): one line per namespace, "pid:[INODE] level L,
  * N process(es)", then its member processes sorted by PID, then its child
  * namespaces in the order they were found; nesting drawn in ASCII as
  * tree --charset=ascii does ("|-- ", "`-- ", continued by "|   " or "    ").
@@ -18,7 +18,7 @@
  *   `-- pid:[4026532412] level 1, 1 process
  *       `-- 1 sleep (NSpid: 27656 1)
  *
- * `ps` (procfs_format_ps): a header and one line per process sorted by PID
+ * `ps` (render_format_ps): a header and one line per process sorted by PID
  * in the proc root's namespace; columns PID (%7d), PPID (%7d), S (state),
  * LEVEL (%5d, depth below the proc root's namespace), PIDNS (%-18s, the
  * pid:[INODE] link of its own namespace), NSPID (%-14s: every PID,
@@ -28,10 +28,10 @@
  *       PID    PPID S LEVEL PIDNS              NSPID          NAME
  *     27656   27655 S     1 pid:[4026532412]   27656 1        sleep
  *
- * `ns PID` (procfs_format_ns_links): one line per link, "%-18s %s": the
+ * `ns PID` (render_format_ns_links): one line per link, "%-18s %s": the
  * name, then the link as readlink prints it, or "(unavailable: REASON)".
  */
-#include "procfs/procfs.h"
+#include "render/render_procfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -96,7 +96,7 @@ static void print_ns_body(FILE *out, const struct procfs_tree *tree, const struc
     }
 }
 
-char *procfs_format_tree(const struct procfs_tree *tree)
+char *render_format_tree(const struct procfs_tree *tree)
 {
     char *text = NULL;
     size_t size;
@@ -136,7 +136,7 @@ static void print_ps_row(FILE *out, const struct procfs_process *p, const struct
             p->status.state, base_level + ns->level, link, nspid, p->status.name);
 }
 
-char *procfs_format_ps(const struct procfs_tree *tree)
+char *render_format_ps(const struct procfs_tree *tree)
 {
     size_t total = 0, n = 0;
     for (size_t i = 0; i < tree->count; i++)
@@ -164,7 +164,7 @@ char *procfs_format_ps(const struct procfs_tree *tree)
     return finish_stream(out, &text, 0);
 }
 
-char *procfs_format_ns_links(const struct procfs_ns_entry *entries, size_t count)
+char *render_format_ns_links(const struct procfs_ns_entry *entries, size_t count)
 {
     char *text = NULL;
     size_t size;
@@ -178,39 +178,4 @@ char *procfs_format_ns_links(const struct procfs_ns_entry *entries, size_t count
             fprintf(out, "%-18s (unavailable: %s)\n", entries[i].name, strerror(entries[i].error));
     }
     return finish_stream(out, &text, 0);
-}
-
-static int compare_ns_entries(const void *a, const void *b)
-{
-    return strcmp(((const struct procfs_ns_entry *)a)->name,
-                  ((const struct procfs_ns_entry *)b)->name);
-}
-
-int procfs_read_ns_links(const char *proc_root, pid_t pid, struct procfs_ns_entry *entries,
-                         size_t max, size_t *count)
-{
-    char path[PATH_MAX];
-    if (snprintf(path, sizeof path, "%s/%d/ns", proc_root, (int)pid) >= (int)sizeof path) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    DIR *dir = opendir(path);
-    if (dir == NULL)
-        return -1;
-    size_t n = 0;
-    struct dirent *d;
-    while (n < max && (d = readdir(dir)) != NULL) {
-        struct procfs_ns_entry *e = &entries[n];
-        if (d->d_name[0] == '.' || strlen(d->d_name) >= sizeof e->name)
-            continue;
-        strcpy(e->name, d->d_name);
-        ssize_t len = readlinkat(dirfd(dir), d->d_name, e->link, sizeof e->link - 1);
-        e->error = len == -1 ? errno : 0;
-        e->link[len == -1 ? 0 : len] = '\0';
-        n++;
-    }
-    closedir(dir);
-    qsort(entries, n, sizeof *entries, compare_ns_entries);
-    *count = n;
-    return 0;
 }
