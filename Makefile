@@ -196,6 +196,7 @@ check-layering: $(LIBTUTOR) $(O)/obj/shell/main.o
 # make check-quick: the edit loop's check (SQLite's veryquick), in at most 2
 # minutes on 2 cores: every unit and integration test, every e2e script but
 # those of QUICK_SKIP, and the cheap checks of the tree (headers, layering);
+# first, the runner's self-test (planted e2e scripts counted right);
 # not the docs, sanitizers, valgrind, fuzzers, mutants or ownership, which
 # make check runs. A new e2e script is quick until it is listed here. Left
 # out, each with its time on a loaded 2-core machine (load 7-9) alone beside
@@ -225,6 +226,7 @@ QUICK_E2E = $(filter-out $(patsubst %,tests/e2e/%.sh,$(QUICK_SKIP)),$(wildcard t
 QUICK_JOBS ?= 4
 QUICK_SERIAL ?= lab_verdict_reuse learner_code
 check-quick: all check-headers
+	@O=$(O) sh tests/run-tests.sh --self-test
 	@t0=$$(date +%s); O=$(O) TEST_JOBS=$${TEST_JOBS:-$(QUICK_JOBS)} TEST_SERIAL="$(QUICK_SERIAL)" \
 	sh tests/run-tests.sh tests/unit/ tests/integration/ $(QUICK_E2E); \
 	rc=$$?; echo "check-quick: tests in $$(($$(date +%s) - t0)) s (the goal: at most 120)"; exit $$rc
@@ -275,6 +277,7 @@ check-headers: $(HEADER_CHECKS)
 	@echo "check-headers: $(words $(HEADERS)) headers of shell/ compile alone"
 
 check-ownership: all
+	@O=$(O) sh tests/run-tests.sh --self-test
 	@O=$(O) sh tools/ownership.sh
 
 # Deliberate faults planted in a scratch copy: the tests must catch each.

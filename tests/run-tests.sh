@@ -9,6 +9,7 @@
 #   TEST_JOBS=N                                 runners at a time (see below)
 #   TEST_RUNNER_TIMEOUT=S                       a runner still going after S s
 #                                               (default 1200) is stopped and fails
+#   O=build sh tests/run-tests.sh --self-test   planted scripts counted right
 #
 # What the suite starts is marked: every runner runs with
 # PIDNS_TUTOR_TEST_RUN=<this run>.<runner> in its environment, which every
@@ -33,8 +34,13 @@
 # alone, after the others. With TEST_JOBS=1 every runner runs alone, in the
 # host's mount namespace, in file order.
 #
+# A cmocka runner's results are its own totals ("[  PASSED  ] 3 test(s).");
+# an end-to-end script's are its TAP lines (tests/e2e/lib/tap: "1..N", then
+# "ok N - ...", "not ok N - ..."), counted here: a script without its plan,
+# or with fewer or more results than it, fails (see tap_count).
+#
 # Skips are counted apart and each reason printed. A skip's reason is the
-# text after "SKIP: " (cmocka tests) or after "skip - NAME: " (TAP scripts).
+# text after "SKIP: " (cmocka tests) or after "# SKIP " (TAP scripts).
 # As root with CI=true, any skip fails the run unless its reason starts with
 # "kernel:" (this kernel cannot do it, whoever runs the suite).
 set -u
@@ -61,6 +67,44 @@ if [ "$pattern" = --in-mount-namespace ]; then
     mounts >"$views.after"
     roots >"$views.roots-after"
     exit $rc
+fi
+
+# --self-test: planted end-to-end scripts, each on tests/e2e/lib/tap, must
+# be counted right: a failing check, an exit before the plan, a plan with
+# fewer results, a skip and a whole-script skip (each with its reason), next
+# to one that passes.
+if [ "$pattern" = --self-test ]; then
+    st=$(mktemp -d "${TMPDIR:-/tmp}/pidns-tutor-tap-self-test.XXXXXX") || exit 1
+    trap 'rm -rf "$st"' EXIT
+    lib=". tests/e2e/lib/tap"
+    printf '%s\nplan 2\nok one\ncheck two true\nfinish\n' "$lib" >"$st/tapself_pass.sh"
+    printf '%s\nok one\ncheck "planted failure" false\nok three\nfinish\n' "$lib" >"$st/tapself_fail.sh"
+    printf '%s\nok one\nexit 0\nfinish\n' "$lib" >"$st/tapself_early.sh"
+    printf '%s\nplan 3\nok one\nexit 0\n' "$lib" >"$st/tapself_short.sh"
+    printf '%s\nok one\nskip two "kernel: planted skip"\nfinish\n' "$lib" >"$st/tapself_skip.sh"
+    printf '%s\nskip_all "kernel: planted skip_all"\nok never\nfinish\n' "$lib" >"$st/tapself_skipall.sh"
+    PIDNS_TUTOR_EXTRA_TESTS=$(echo "$st"/*.sh) TEST_JOBS=1 CI= sh "$0" tapself_ >"$st/log" 2>&1
+    rc=$?
+    st_fails=0
+    st_want() { # $1: what; the rest: a grep -E the log must match
+        st_what=$1
+        shift
+        if grep -qE "$@" "$st/log"; then echo "run-tests self-test: $st_what"; else
+            echo "run-tests self-test: FAIL $st_what"
+            st_fails=$((st_fails + 1))
+        fi
+    }
+    [ $rc -ne 0 ] || { echo "run-tests self-test: FAIL the planted run passed"; st_fails=1; }
+    st_want "7 passed, 4 failed (1 check, 1 no plan, 2 short of the plan), 2 skipped" \
+        '^tests: 7 passed, 4 failed, 2 skipped$'
+    st_want "no plan: failed, named" '^FAIL no plan .*after 1 result'
+    st_want "fewer results than the plan: failed, named" '^FAIL planned 3 results, ran 1$'
+    st_want "the failing runners named, the others not" \
+        '^failing runners: sh [^ ]*/tapself_(early|fail|short)\.sh sh [^ ]*/tapself_(early|fail|short)\.sh sh [^ ]*/tapself_(early|fail|short)\.sh$'
+    st_want "a skip's reason printed" '^  tapself_skip: kernel: planted skip$'
+    st_want "a whole script's skip: its reason printed" '^  tapself_skipall: kernel: planted skip_all$'
+    [ $st_fails -eq 0 ] || { sed 's/^/  | /' "$st/log"; exit 1; }
+    exit 0
 fi
 
 patterns="$*"
@@ -210,14 +254,11 @@ finish_one() {
         rc=1
     }
     rm -rf "$d/tmp"
-    p=$(count PASSED "$log"); f=$(count FAILED "$log"); s=$(count SKIPPED "$log")
-    why=$(sed -n 's/^SKIP: //p; s/^skip - [^:]*: //p' "$log")
-    if [ -z "$p$f" ]; then # not cmocka: the script's exit status is one result
-        s=$(printf '%s' "$why" | grep -c .)
-        if [ "$rc" -ne 0 ]; then f=1
-        elif [ "$s" -gt 0 ] && ! grep -q '^ok' "$log"; then p=0 # it only skipped
-        else p=1; fi
-    fi
+    why=$(sed -n 's/^SKIP: //p; s/^ok [0-9][0-9]* .*# SKIP //p; s/^1\.\.0 # SKIP //p' "$log")
+    case $name in
+    "sh "*) tap_count "$log" || rc=1 ;; # an end-to-end script: its TAP lines
+    *) p=$(count PASSED "$log"); f=$(count FAILED "$log"); s=$(count SKIPPED "$log") ;;
+    esac
     passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0})); skipped=$((skipped + ${s:-0}))
     if [ -n "$why" ]; then
         for last; do :; done
@@ -232,10 +273,36 @@ finish_one() {
         broken="$broken $name"
         { # what failed, again at the end, where a truncated log still shows it
             printf '%s:\n' "$name"
-            grep -E '^(FAIL |not ok|\[  ERROR|\[   LINE|# drive|#   |LEFT BEHIND|  (gone from|new on|in its)|a skip as root)|^[a-z/_.]+\.c:[0-9]+: ' "$log" | head -n 40 | sed 's/^/  /'
+            grep -E '^(FAIL |not ok|Bail out!|\[  ERROR|\[   LINE|# drive|#   |LEFT BEHIND|  (gone from|new on|in its)|a skip as root)|^[a-z/_.]+\.c:[0-9]+: ' "$log" | head -n 40 | sed 's/^/  /'
         } >>"$work/failures"
         [ -z "$f" ] || [ "$f" -eq 0 ] && failed=$((failed + 1))
     fi
+}
+
+# The results of an end-to-end script (tests/e2e/lib/tap) in log $1, from
+# its TAP lines: sets p, f and s. Returns 1, with a FAIL line in the log and
+# on the output, when the script never printed its plan (it died or exited
+# before it) or printed fewer or more results than it planned; each result
+# missing from the plan counts as failed, a missing plan or a surplus as one.
+tap_count() {
+    s=$(grep -cE '^ok [0-9]+ .*# SKIP ' "$1")
+    p=$(($(grep -cE '^ok [0-9]+( |$)' "$1") - s))
+    f=$(grep -cE '^not ok [0-9]+( |$)' "$1")
+    tap_plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' "$1" | head -n 1)
+    tap_ran=$((p + f + s))
+    tap_why=""
+    if [ -z "$tap_plan" ]; then
+        f=$((f + 1)) tap_why="no plan (1..N): the script ended before it, after $tap_ran result(s)"
+    elif [ "$tap_plan" -eq 0 ] && grep -q '^1\.\.0 # SKIP ' "$1"; then
+        s=$((s + 1)) # nothing of it could run here
+    elif [ "$tap_ran" -lt "$tap_plan" ]; then
+        f=$((f + tap_plan - tap_ran)) tap_why="planned $tap_plan results, ran $tap_ran"
+    elif [ "$tap_ran" -gt "$tap_plan" ]; then
+        f=$((f + 1)) tap_why="planned $tap_plan results, ran $tap_ran"
+    fi
+    [ -n "$tap_why" ] || return 0
+    echo "FAIL $tap_why" | tee -a "$1"
+    return 1
 }
 
 # Waits until a runner ends; finishes it. (Polls: sh has no wait for any one

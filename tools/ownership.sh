@@ -111,19 +111,24 @@ done
 
 # Planted leaks: each must fail, named.
 mkdir -p "$work/planted"
+# Each is a passing e2e script (tests/e2e/lib/tap) but for its leak.
 cat >"$work/planted/leak_pidns.sh" <<'X'
+. tests/e2e/lib/tap
 setsid unshare --pid --fork --kill-child=SIGKILL sleep 4271 </dev/null >/dev/null 2>&1 &
-echo ok
+ok planted; finish
 X
 cat >"$work/planted/leak_process.sh" <<'X'
+. tests/e2e/lib/tap
 setsid sleep 4272 </dev/null >/dev/null 2>&1 &
-echo ok
+ok planted; finish
 X
 cat >"$work/planted/leak_mount.sh" <<'X'
-mkdir /proc4271 && mount -t tmpfs planted /proc4271 && echo ok
+. tests/e2e/lib/tap
+check planted sh -c 'mkdir /proc4271 && mount -t tmpfs planted /proc4271'; finish
 X
 cat >"$work/planted/leak_tmpfile.sh" <<'X'
-echo planted >"$TMPDIR/leak-4273" && echo ok
+. tests/e2e/lib/tap
+check planted sh -c 'echo planted >"$TMPDIR/leak-4273"'; finish
 X
 if :; then
     # In the sandbox (a private mount namespace on a scratch root), so that

@@ -15,8 +15,7 @@
 . tests/e2e/lib/common
 . tests/e2e/lib/stage
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null || ! command -v prlimit >/dev/null; then
-    echo "SKIP: needs root, setpriv and prlimit to run as uids of their own"
-    exit 0
+    skip_all "needs root, setpriv and prlimit to run as uids of their own"
 fi
 stage_tree "$scratch/tree" || { bad "staging a copy of the tree"; finish; }
 tutor=$scratch/tree/build/pidns-tutor

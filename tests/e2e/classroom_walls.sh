@@ -15,13 +15,11 @@
 . tests/e2e/lib/common
 . tests/e2e/lib/stage
 if [ "$(id -u)" -ne 0 ]; then
-    echo "SKIP: needs root to create learner accounts"
-    exit 0
+    skip_all "needs root to create learner accounts"
 fi
 for tool in useradd userdel su; do
     if ! command -v $tool >/dev/null 2>&1; then
-        echo "SKIP: $tool is missing (needed for throwaway learner accounts)"
-        exit 0
+        skip_all "$tool is missing (needed for throwaway learner accounts)"
     fi
 done
 tag=$$

@@ -13,17 +13,16 @@
 # binary instead (main's before the fix fails at 32768: 2 checks).
 . tests/e2e/lib/common
 if [ "$(id -u)" -ne 0 ]; then
-    echo "skip - examples_pid_max: needs root (it writes pid_max in a PID namespace of its own)"
-    exit 0
+    skip_all "needs root (it writes pid_max in a PID namespace of its own)"
 fi
 major=$(uname -r | cut -d. -f1)
 minor=$(uname -r | cut -d. -f2)
 if [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 14 ]; }; then
-    echo "skip - examples_pid_max: kernel: pid_max is per PID namespace from Linux 6.14 (this is $(uname -r))"
-    exit 0
+    skip_all "kernel: pid_max is per PID namespace from Linux 6.14 (this is $(uname -r))"
 fi
-bash=$(command -v bash) || { echo "skip - examples_pid_max: needs bash (exec -a)"; exit 0; }
-ps=$(command -v ps) || { echo "skip - examples_pid_max: needs ps"; exit 0; }
+bash=$(command -v bash) || skip_all "needs bash (exec -a)"
+ps=$(command -v ps) || skip_all "needs ps"
+plan 5
 mkdir -p "$scratch/bin"
 cat >"$scratch/bin/ps" <<WRAP
 #!$bash

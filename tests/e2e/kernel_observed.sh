@@ -11,10 +11,11 @@
 set -u
 BUILD=${PIDNS_TUTOR_BUILD:-build}
 . "$(dirname "$0")/lib/tap"
-abs_build=$(cd "$BUILD" 2>/dev/null && pwd) || { not_ok "$BUILD is built"; finish; }
+abs_build=$(cd "$BUILD" 2>/dev/null && pwd) || bail_out "$BUILD is not built"
 SANDBOX=$abs_build/tests/helpers/in_sandbox
-command -v strace >/dev/null || { skip_test "kernel observations" "strace is missing (make deps-check)"; finish; }
-[ "$(id -u)" -eq 0 ] || { skip_test "kernel observations" "needs root (strace in the sandbox)"; finish; }
+command -v strace >/dev/null || skip_all "strace is missing (make deps-check)"
+[ "$(id -u)" -eq 0 ] || skip_all "needs root (strace in the sandbox)"
+plan 8
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pidns-kernel-observed.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

@@ -7,6 +7,7 @@
 # (tests/fixtures/shell/busy). Negative control: with the wait turned off
 # (PIDNS_TUTOR_BUSY_WAIT=0, the lab as it was), the next step finds no sleep.
 . tests/e2e/lib/common
+plan 5
 out=$scratch/out
 
 "$TUTOR" --auto all --lessons "$FIX/busy" >"$out" 2>&1

@@ -18,13 +18,12 @@
 . tests/e2e/lib/common
 
 if [ "$(id -u)" -ne 0 ]; then
-    echo "skip - lab_verdict_reuse: needs root (the classmate makes mount namespaces with unshare -m)"
-    exit 0
+    skip_all "needs root (the classmate makes mount namespaces with unshare -m)"
 fi
 if ! command -v gdb >/dev/null 2>&1; then
-    echo "skip - lab_verdict_reuse: needs gdb (make deps-check installs it)"
-    exit 0
+    skip_all "needs gdb (make deps-check installs it)"
 fi
+plan 3
 
 # grab DIR: run by gdb while the tutor stands still; the lab's number is in
 # DIR/out (the tutor printed it). Writes DIR/grabbed: yes or no.
@@ -63,9 +62,9 @@ play() {
 grabbed() { cut -d' ' -f1 "$scratch/$1/grabbed" 2>/dev/null; }
 said() { grep -qx "$2" "$scratch/$1/out"; }
 show() {
-    echo "     grab: $(cat "$scratch/$1/grabbed" 2>/dev/null)"
-    tail -n 4 "$scratch/$1/out" | sed 's/^/     | /'
-    grep -E 'Breakpoint|exited|signal' "$scratch/$1/gdb" | head -n 4 | sed 's/^/     gdb: /'
+    diag "  grab: $(cat "$scratch/$1/grabbed" 2>/dev/null)"
+    tail -n 4 "$scratch/$1/out" | sed 's/^/#   | /'
+    grep -E 'Breakpoint|exited|signal' "$scratch/$1/gdb" | head -n 4 | sed 's/^/#   gdb: /'
 }
 
 play during lab_find_survivors

@@ -14,6 +14,7 @@
 # passes, by the user-namespace route.
 . tests/e2e/lib/common
 . tests/e2e/lib/stage
+plan 8
 EX=exercises/01-two-pids
 
 export HOME="$scratch/home"

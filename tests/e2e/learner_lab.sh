@@ -10,6 +10,7 @@
 # Besides the tutor's words, the kernel is asked: pgrep in the lab, and the
 # host's /proc for the processes this test marked.
 . tests/e2e/lib/common
+plan 19
 
 mark=learner-lab-$$
 export LEARNER_LAB_MARK=$mark

@@ -28,6 +28,7 @@
 # Run against an older build (PIDNS_TUTOR_BUILD=DIR), each case fails: that
 # is the negative control.
 . tests/e2e/lib/common
+plan 29
 LESSONS=$FIX/lessons
 state=$XDG_STATE_HOME/pidns-tutor
 progress=$state/progress

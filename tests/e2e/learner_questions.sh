@@ -8,6 +8,7 @@
 # `help` keeps its columns at 100 and at 40 columns, with and without colour,
 # and `ps`/`tree` leave the tutorial's own processes out unless --all.
 . tests/e2e/lib/common
+plan 13
 Q=$FIX/questions
 
 export XDG_STATE_HOME="$scratch/state-quiz"

@@ -12,6 +12,7 @@
 # paths on a fixture lesson; here they run on lessons 1 and 5 as shipped.
 . tests/e2e/lib/common
 . tests/e2e/lib/learner
+plan 7
 
 screen() { sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' "$scratch/$1.out" | tr -d '\r'; }
 clean() { screen "$1" >"$scratch/$1.txt"; ! unexpected "$scratch/$1.txt" | grep -v "^Not yet\." | sed 's/^/     unexpected: /' | grep .; }

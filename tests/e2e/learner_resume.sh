@@ -49,6 +49,7 @@ done
 
 play_cases 90
 
+plan $((n + 2)) # one result per case, and the two after
 for dir in "$scratch"/case*; do
     name=$(cat "$dir/name")
     out=$dir/out

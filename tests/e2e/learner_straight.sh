@@ -84,6 +84,7 @@ done
 
 ls -d "$scratch"/case* | xargs -P $PARALLEL -n 1 sh "$scratch/play"
 
+plan $((n + 2)) # one result per case, and the two after
 for dir in "$scratch"/case*; do
     name=$(cat "$dir/name")
     out=$dir/out

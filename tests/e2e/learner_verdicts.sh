@@ -14,6 +14,7 @@
 # The negative control of the first part is the old check (git history;
 # `--auto 2` with it fails on the [.wrong] attempt of the issue).
 . tests/e2e/lib/common
+plan 12
 EX=exercises/01-two-pids
 
 export HOME="$scratch/home"

@@ -54,6 +54,7 @@ done
 play_cases 120
 
 direct=0 cleaned=0
+plan $((n + 2)) # one result per case, and the two after
 for dir in "$scratch"/case*; do
     name=$(cat "$dir/name")
     out=$dir/out

@@ -7,16 +7,13 @@
 # (root, and the user-namespace route a learner without root takes); and the
 # host is left as it was.
 set -u
+. tests/e2e/lib/tap
 O=${PIDNS_TUTOR_BUILD:-build}
 TUTOR=$O/pidns-tutor
-if [ ! -x "$TUTOR" ]; then
-    echo "FAIL $TUTOR is not built (make first)"
-    exit 1
-fi
+[ -x "$TUTOR" ] || bail_out "$TUTOR is not built (make first)"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/pidns-tutor-lessons.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 export XDG_STATE_HOME="$scratch/state" NO_COLOR=1
-fails=0
 count=$(ls lessons/[0-9]*-*.adoc | wc -l)
 wrongs=$(cat lessons/[0-9]*-*.adoc | grep -c '^\[\.wrong\]$')
 
@@ -41,11 +38,10 @@ verdict() { # $1 = name
     if [ "$rc" -eq 0 ] && grep -q -- "--auto: $count lesson(s) run, 0 failed" "$scratch/$name.out" &&
         grep -q "no process, mount or /procN left" "$scratch/$name.out" && [ "$before" = "$after" ] &&
         [ "$refused" -eq "$wrongs" ]; then
-        echo "ok   --auto all, $name: $count lessons passed, their checks refused all $wrongs wrong attempts, no process, mount or /procN left"
+        ok "--auto all, $name: $count lessons passed, their checks refused all $wrongs wrong attempts, no process, mount or /procN left"
     else
-        echo "FAIL --auto all, $name (exit status $rc; $refused of $wrongs wrong attempts refused; host /procN mounts $before before, $after after); the failing steps:"
-        grep -B 3 -E 'FAILED|not what the lesson expected|failed' "$scratch/$name.out" | head -40
-        fails=$((fails + 1))
+        not_ok "--auto all, $name (exit status $rc; $refused of $wrongs wrong attempts refused; host /procN mounts $before before, $after after); the failing steps:" \
+            "$(grep -B 3 -E 'FAILED|not what the lesson expected|failed' "$scratch/$name.out" | head -40)"
     fi
 }
 
@@ -62,8 +58,5 @@ else
     after=$(grep -cE ' /proc[0-9]+ ' /proc/self/mountinfo)
     verdict "unprivileged (uid $(id -u))"
 fi
-if ls -d /proc[0-9]* >/dev/null 2>&1; then
-    echo "FAIL a /procN directory was left on the host"
-    fails=$((fails + 1))
-fi
-[ $fails -eq 0 ]
+check "no /procN directory left on the host" sh -c '! ls -d /proc[0-9]* >/dev/null 2>&1'
+finish

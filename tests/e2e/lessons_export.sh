@@ -88,7 +88,7 @@ if [ "$(id -u)" -eq 0 ]; then
     if su nobody -s /bin/sh -c "cd '$stage' && unshare -Urpf --mount-proc true" 2>/dev/null; then
         users="$users nobody"
     else
-        echo "skip: nobody cannot create user namespaces here: the lessons run as root only"
+        skip "every lesson's script as nobody" "kernel: nobody cannot create user namespaces here (a sysctl forbids it)"
     fi
 else
     users=$(id -un)

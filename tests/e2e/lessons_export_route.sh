@@ -22,10 +22,7 @@ if PATH=$clean_path command -v pidns-tutor >/dev/null; then
 fi
 [ ! -d /usr/local/libexec/pidns-tutor ] ||
     echo "note: /usr/local/libexec/pidns-tutor exists: a script that records nothing finds it"
-stage_tree "$scratch/tree" || {
-    echo "FAIL cannot stage a copy of the tree in $scratch/tree"
-    exit 1
-}
+stage_tree "$scratch/tree" || bail_out "cannot stage a copy of the tree in $scratch/tree"
 
 # as WHO CMD: runs the sh command line CMD as WHO (root or the user running
 # this test: directly), with nothing of ours on PATH.
@@ -72,7 +69,7 @@ if [ "$(id -u)" -eq 0 ]; then
     if su nobody -s /bin/sh -c "cd '$scratch/tree' && unshare -Urpf --mount-proc true" 2>/dev/null; then
         route nobody "$scratch/tree/build/pidns-tutor"
     else
-        echo "skip: nobody cannot create user namespaces here: the route runs as root only"
+        skip "the route as nobody" "kernel: nobody cannot create user namespaces here (a sysctl forbids it)"
     fi
 else
     route "$(id -un)" "$abs_tutor"

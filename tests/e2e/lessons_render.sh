@@ -4,19 +4,16 @@
 # with asciidoctor without a single warning (the HTML handbook's source is the
 # same lessons/ the shell reads, includes of the examples resolved).
 set -u
-if ! command -v asciidoctor >/dev/null 2>&1; then
-    echo "lessons_render: asciidoctor is not installed (make deps installs it)"
-    exit 1
-fi
+. tests/e2e/lib/tap
+command -v asciidoctor >/dev/null 2>&1 || bail_out "asciidoctor is not installed (make deps installs it)"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-status=0
+plan $(ls lessons/*.adoc docs/lesson-format.adoc | wc -l)
 for f in lessons/*.adoc docs/lesson-format.adoc; do
     if asciidoctor --failure-level WARN -o "$out/page.html" "$f" 2>"$out/err"; then
-        echo "ok: $f"
+        ok "$f renders without a warning"
     else
-        echo "FAILED: $f"; cat "$out/err"
-        status=1
+        not_ok "$f renders without a warning" "$(cat "$out/err")"
     fi
 done
-exit $status
+finish

@@ -21,35 +21,34 @@
 #  - lesson 16 with its check taking a blocked SIGTERM (SigBlk) as handled
 #    lets "an init that blocks SIGTERM and never takes it" through.
 set -u
+. tests/e2e/lib/tap
 O=${PIDNS_TUTOR_BUILD:-build}
 TUTOR=$O/pidns-tutor
-if [ ! -x "$TUTOR" ]; then
-    echo "FAIL $TUTOR is not built (make first)"
-    exit 1
-fi
+[ -x "$TUTOR" ] || bail_out "$TUTOR is not built (make first)"
+plan 9
 scratch=$(mktemp -d /tmp/pidns-tutor-wrong.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 export XDG_STATE_HOME="$scratch/state" NO_COLOR=1
-fails=0
-ok() { echo "ok   $1"; }
-fail() {
-    echo "FAIL $1"
-    fails=$((fails + 1))
-}
 
 # Every exercise has a [.wrong] attempt (a coding exercise, [.program], has
 # its wrong programs, wrong-*.c, beside its file instead: the parser
 # requires at least one).
+lacking=""
 for f in lessons/[0-9]*-*.adoc; do
     missing=$(awk '
         $0 == "[.exercise]" { inside = 1; wrongs = 0; at = NR; getline; next }
         inside && ($0 == "[.wrong]" || $0 == "[.program]") { wrongs++ }
         inside && $0 == "====" { inside = 0; if (wrongs == 0) print at }' "$f")
     if [ -n "$missing" ]; then
-        fail "$f: the exercise at line $missing lists no [.wrong] attempt"
+        lacking="$lacking$f: the exercise at line $missing lists no [.wrong] attempt
+"
     fi
 done
-[ "$fails" -eq 0 ] && ok "every exercise of every lesson lists a [.wrong] attempt (or wrong programs)"
+if [ -z "$lacking" ]; then
+    ok "every exercise of every lesson lists a [.wrong] attempt (or wrong programs)"
+else
+    not_ok "every exercise of every lesson lists a [.wrong] attempt (or wrong programs)" "$lacking"
+fi
 
 # case NAME LESSON AWK-PROGRAM: --auto on a copy of LESSON edited by the awk
 # program, in the background, in a directory of its own.
@@ -112,7 +111,7 @@ verdict() { # N EXPECTED-LINE
         grep -q "no process, mount or /procN left" "$dir/out"; then
         ok "$(cat "$dir/name"): --auto fails, saying \"$2\""
     else
-        fail "$(cat "$dir/name"): --auto did not fail with \"$2\""
+        not_ok "$(cat "$dir/name"): --auto did not fail with \"$2\""
         tail -n 15 "$dir/out" | sed 's/^/     /'
     fi
 }
@@ -124,6 +123,4 @@ verdict 5 "check: FAILED: the wrong attempt 'the user namespace made after the P
 verdict 6 "check: FAILED: the wrong attempt 'the solution itself' passes it"
 verdict 7 "check: FAILED: the wrong attempt 'the namespace of the sleep's parent process, a shell beside it' passes it"
 verdict 8 "check: FAILED: the wrong attempt 'an init that blocks SIGTERM and never takes it' passes it"
-[ "$fails" -eq 0 ] && echo "all passed" && exit 0
-echo "$fails failed"
-exit 1
+finish

@@ -4,6 +4,7 @@
 # exercise's solution run then checked); the exit status says whether all
 # passed; nothing is left behind.
 . tests/e2e/lib/common
+plan 13
 out=$scratch/out
 
 "$TUTOR" --auto all --lessons "$FIX/lessons" >"$out" 2>&1

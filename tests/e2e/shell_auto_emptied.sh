@@ -9,6 +9,7 @@
 # both are empty; its second check says the same with need and same, and
 # must pass.
 . tests/e2e/lib/common
+plan 10
 out=$scratch/out
 
 "$TUTOR" --auto all --lessons "$FIX/emptied" >"$out" 2>&1

@@ -5,6 +5,7 @@
 # work cannot tell a wrong attempt from the right one. The negative control
 # is a fixture lesson with one such check beside a sound one.
 . tests/e2e/lib/common
+plan 7
 out=$scratch/out
 
 "$TUTOR" --auto all --lessons "$FIX/vacuous" >"$out" 2>&1

@@ -4,6 +4,7 @@
 # prompt, no colour, a non-zero exit status when a command failed, and
 # absurd input (binary, NUL, a 100 KB line) refused without a crash.
 . tests/e2e/lib/common
+plan 22
 unset NO_COLOR
 out=$scratch/out
 err=$scratch/err

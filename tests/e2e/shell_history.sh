@@ -4,6 +4,7 @@
 # under sudo they belong to the invoking user; an unwritable home is a
 # warning, never a failure.
 . tests/e2e/lib/common
+plan 11
 
 drive first --lessons "$FIX/lessons" <<'X'
 expect Michael Kerrisk
@@ -65,7 +66,9 @@ X
     check "under sudo: progress belongs to SUDO_UID" [ "$(stat -c %u "$XDG_STATE_HOME/pidns-tutor/progress")" = 65534 ]
     unset SUDO_UID SUDO_GID
 else
-    echo "SKIP: under sudo: needs root"
+    for what in session "history belongs to SUDO_UID" "progress belongs to SUDO_UID"; do
+        skip "under sudo: $what" "needs root"
+    done
 fi
 
 touch "$scratch/file"

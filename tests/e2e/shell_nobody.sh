@@ -6,11 +6,11 @@
 . tests/e2e/lib/common
 . tests/e2e/lib/stage
 if [ "$(id -u)" -ne 0 ]; then
-    echo "SKIP: needs root to become nobody"
-    exit 0
+    skip_all "needs root to become nobody"
 fi
+plan 22
 # A copy nobody can reach wherever the checkout is (a clone under /root too).
-stage_tree "$scratch/tree" || { bad "staging a copy of the tree for nobody"; finish; }
+stage_tree "$scratch/tree" || bail_out "staging a copy of the tree for nobody"
 abs_tutor=$scratch/tree/build/pidns-tutor
 abs_fix=$scratch/tree/$FIX
 check "nobody can reach the staged tutor and lessons" \

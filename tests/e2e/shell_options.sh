@@ -4,6 +4,7 @@
 # (missing directory, malformed lesson), colour on a terminal and never
 # with --no-color or NO_COLOR.
 . tests/e2e/lib/common
+plan 18
 out=$scratch/out
 err=$scratch/err
 

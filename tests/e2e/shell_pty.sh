@@ -5,6 +5,7 @@
 # live output, exercise with check and hints, quiz), Ctrl-C at the prompt
 # and during a running step, Ctrl-D with cleanup and the verdict.
 . tests/e2e/lib/common
+plan 24
 
 drive completion --lessons "$FIX/lessons" <<'X'
 expect pidns-tutor> 

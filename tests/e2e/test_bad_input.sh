@@ -28,9 +28,10 @@ show=0
 [ "${1:-}" = --show ] && show=1 && shift
 only=${1:-}
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
-cd "$SRC" || exit 1
+. "$(dirname "$self")/lib/tap"
+cd "$SRC" || bail_out "cannot enter $SRC"
 TABLE=docs/bad-input.adoc
-abs_build=$(cd "$BUILD" 2>/dev/null && pwd) || { echo "not ok - $BUILD is not built"; exit 1; }
+abs_build=$(cd "$BUILD" 2>/dev/null && pwd) || bail_out "$BUILD is not built"
 TUTOR=$abs_build/pidns-tutor
 SANDBOX=$abs_build/tests/helpers/in_sandbox
 LEFTOVERS=$abs_build/tests/helpers/leftovers
@@ -41,7 +42,6 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 export XDG_STATE_HOME="$tmp/state" NO_COLOR=1 TERM=xterm
 unset SUDO_UID SUDO_GID PAGER
-. "$(dirname "$0")/lib/tap"
 . "$(dirname "$0")/lib/stage"
 for f in "$TUTOR" "$SANDBOX" "$DRIVE" "$LEFTOVERS"; do
     [ -x "$f" ] || { not_ok "$f is built (make all)"; finish; }

@@ -38,7 +38,7 @@ expect() {
 }
 
 # shellcheck source=/dev/null
-. "$SRC/completions/pidns-tutor.bash" || { echo "cannot source the completion"; exit 1; }
+. "$SRC/completions/pidns-tutor.bash" || bail_out "cannot source the completion"
 complete -p pidns-tutor | grep -q -- '-F _pidns_tutor' &&
     ok "sourcing registers _pidns_tutor for pidns-tutor" ||
     not_ok "sourcing registers _pidns_tutor for pidns-tutor"
@@ -96,7 +96,4 @@ else
     skip_test "options match --help" "$BUILD/pidns-tutor is not built"
 fi
 
-echo "[  PASSED  ] $passed test(s)."
-[ $skipped -eq 0 ] || echo "[  SKIPPED ] $skipped test(s)."
-[ $failed -eq 0 ] || echo "[  FAILED  ] $failed test(s)."
-[ $failed -eq 0 ]
+finish
