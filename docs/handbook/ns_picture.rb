@@ -11,7 +11,7 @@
 #       `-- 1 multi_pidns (NSpid: 5 1)
 #
 # A line's depth is where its name starts, four columns a level (the format of
-# procfs_format_tree() in shell/procfs/procfs_format.c).
+# render_format_tree() in shell/render/render_procfs.c).
 
 require 'cgi'
 

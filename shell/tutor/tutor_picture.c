@@ -14,6 +14,7 @@
 #include "tutor/tutor.h"
 #include "lab/lab.h"
 #include "procfs/procfs.h"
+#include "render/render_procfs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@ void tutor_print_tree_for_picture(struct shell *sh, int lesson, size_t step)
     tree.base_level = lab_level(sh->lab);
     tree.root_name = "the lab's namespace";
     procfs_tree_remove(&tree, procfs_entered_from_outside, NULL);
-    char *text = tree.count >= 2 ? procfs_format_tree(&tree) : NULL;
+    char *text = tree.count >= 2 ? render_format_tree(&tree) : NULL;
     procfs_tree_free(&tree);
     if (text == NULL)
         return;
