@@ -405,6 +405,7 @@ static void end_keeper(struct lab *lab, FILE *report)
             poll(&p, 1, 1);
         }
         pid_t pid = waitpid(lab->keeper, NULL, WNOHANG);
+        lab->pidns_emptied = pid == lab->keeper;
         if (pid == lab->keeper || (pid == -1 && errno != EINTR))
             break;
         if (waited == 3000) {

@@ -137,11 +137,13 @@ struct survivor_search {
     struct stat lab_ns, own;
     FILE *report;
     int count;
+    int check_pid; /* 0 once the keeper is reaped: see lab_find_survivors() */
 };
 
-/* Is process `name` still in the lab's mount namespace, or in its PID
- * namespace or one below it? Every process of the host is looked at: paths
- * relative to the open /proc, built without printf, keep that cheap. */
+/* Is process `name` still in the lab's mount namespace, or (check_pid) in
+ * its PID namespace or one below it? Every process of the host is looked
+ * at: paths relative to the open /proc, built without printf, keep that
+ * cheap. */
 static int note_survivor(int proc_fd, pid_t pid, const char *name, void *arg)
 {
     struct survivor_search *s = arg;
@@ -154,7 +156,7 @@ static int note_survivor(int proc_fd, pid_t pid, const char *name, void *arg)
     int in_mnt = fstatat(proc_fd, path, &st, 0) == 0 && st.st_ino == s->lab->keeper_mnt_ino;
     memcpy(path + len, "/ns/pid", sizeof "/ns/pid");
     int in_pid = 0;
-    if (fstatat(proc_fd, path, &st, 0) == 0 && st.st_ino != s->own.st_ino)
+    if (s->check_pid && fstatat(proc_fd, path, &st, 0) == 0 && st.st_ino != s->own.st_ino)
         in_pid = below_lab(openat(proc_fd, path, O_RDONLY | O_CLOEXEC), &s->lab_ns);
     if (!in_mnt && !in_pid)
         return 0;
@@ -173,7 +175,7 @@ static int note_survivor(int proc_fd, pid_t pid, const char *name, void *arg)
 
 static int survivors_once(const struct lab *lab, FILE *report)
 {
-    struct survivor_search s = {.lab = lab, .report = report};
+    struct survivor_search s = {.lab = lab, .report = report, .check_pid = !lab->pidns_emptied};
     if (fstat(lab->lab_pidns_fd, &s.lab_ns) == -1 || stat("/proc/self/ns/pid", &s.own) == -1)
         return 0;
     procfs_walk_pids(AT_FDCWD, "/proc", note_survivor, &s);
@@ -182,7 +184,14 @@ static int survivors_once(const struct lab *lab, FILE *report)
 
 int lab_find_survivors(struct lab *lab, FILE *report)
 {
-    /* Killed processes take a moment to exit: give them up to a second.
+    /* Once the keeper is reaped its PID namespace is empty, nested ones
+     * included: the kernel kills every process of a namespace whose init
+     * exits, and the init's exit completes only when they are all reaped
+     * (zap_pid_ns_processes() in kernel/pid_namespace.c). Only the mount
+     * namespace, which a process of the host can join with setns(), is
+     * left to look at: one stat per process instead of two, and no walk up
+     * the PID namespaces of the host's containers (docs/performance.adoc).
+     * Killed processes take a moment to exit: give them up to a second.
      * The names are looked up (and reported) only for those still there. */
     int count = survivors_once(lab, NULL);
     for (int waited = 0; waited < 1000 && count > 0; waited += 10) {

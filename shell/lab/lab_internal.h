@@ -39,6 +39,7 @@ struct lab {
     int lab_pidns_fd;     /* the lab's PID namespace (for the verdict) */
     int own_pidns_fd;     /* ours, to return to at close when allowed */
     ino_t keeper_mnt_ino; /* the keeper's mount namespace, for the verdict */
+    int pidns_emptied;    /* the keeper was reaped: its PID namespace is empty */
     int lab_proc_fd;      /* the keeper's procfs of the lab namespace, opened at open:
                              right even if a command mounts something over /proc */
     int host_mountinfo_fd;
