@@ -34,14 +34,15 @@ struct lab_job_slot {
 
 struct lab {
     enum lab_route route;
-    pid_t keeper;         /* in the shell's namespace */
-    int keeper_mnt_fd;    /* the keeper's mount namespace: commands join it */
-    int lab_pidns_fd;     /* the lab's PID namespace (for the verdict) */
-    int own_pidns_fd;     /* ours, to return to at close when allowed */
-    ino_t keeper_mnt_ino; /* the keeper's mount namespace, for the verdict */
-    int pidns_emptied;    /* the keeper was reaped: its PID namespace is empty */
-    int lab_proc_fd;      /* the keeper's procfs of the lab namespace, opened at open:
-                             right even if a command mounts something over /proc */
+    pid_t keeper;                     /* in the shell's namespace */
+    int keeper_mnt_fd;                /* the keeper's mount namespace: commands join it */
+    int lab_pidns_fd;                 /* the lab's PID namespace (for the verdict) */
+    int own_pidns_fd;                 /* ours, to return to at close when allowed */
+    ino_t keeper_mnt_ino;             /* the keeper's mount namespace, for the verdict */
+    int pidns_emptied;                /* the keeper was reaped: its PID namespace is empty */
+    unsigned long long keeper_mnt_id; /* its never-reused id (lab_host.c), or 0 */
+    int lab_proc_fd;                  /* the keeper's procfs of the lab namespace, opened at open:
+                                         right even if a command mounts something over /proc */
     int host_mountinfo_fd;
     int host_root_fd;
     pid_t walls_builder; /* lab_walls.c: builds the view, until the keeper is in */
@@ -110,6 +111,10 @@ int lab_is_spared(const struct lab_spared *spared, pid_t lab_pid);
  * below it) or in the keeper's mount namespace: writes one line each to
  * report (may be NULL) and returns the count. */
 int lab_find_survivors(struct lab *lab, FILE *report);
+/* The id of the mount namespace open on fd, when the kernel can later say
+ * whether that namespace still exists (Linux 6.11: NS_GET_MNTNS_ID and a
+ * listmount() of another namespace); 0 when it cannot. */
+unsigned long long lab_mount_namespace_id(int fd);
 /* Compares the host's mount table and / with the snapshot taken at open and
  * tells each difference as made elsewhere (the lab cannot make them): returns
  * their count, or -1 when the host could not be read. */
