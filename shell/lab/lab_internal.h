@@ -34,15 +34,18 @@ struct lab_job_slot {
 
 struct lab {
     enum lab_route route;
-    pid_t keeper;                     /* in the shell's namespace */
-    int keeper_mnt_fd;                /* the keeper's mount namespace: commands join it */
-    int lab_pidns_fd;                 /* the lab's PID namespace (for the verdict) */
-    int own_pidns_fd;                 /* ours, to return to at close when allowed */
-    ino_t keeper_mnt_ino;             /* the keeper's mount namespace, for the verdict */
-    int pidns_emptied;                /* the keeper was reaped: its PID namespace is empty */
-    unsigned long long keeper_mnt_id; /* its never-reused id (lab_host.c), or 0 */
-    int lab_proc_fd;                  /* the keeper's procfs of the lab namespace, opened at open:
-                                         right even if a command mounts something over /proc */
+    pid_t keeper;         /* in the shell's namespace */
+    int keeper_mnt_fd;    /* the keeper's mount namespace: commands join it */
+    int lab_pidns_fd;     /* the lab's PID namespace (for the verdict) */
+    int own_pidns_fd;     /* ours, to return to at close when allowed */
+    ino_t keeper_mnt_ino; /* the keeper's mount namespace, for the verdict */
+    int lab_proc_fd;      /* the keeper's procfs of the lab namespace, opened at open:
+                             right even if a command mounts something over /proc */
+
+    /* The verdict's (lab_host.c): the keeper was reaped, so its PID
+     * namespace is empty; the mount namespace's never-reused id, or 0. */
+    int pidns_emptied;
+    unsigned long long keeper_mnt_id;
     int host_mountinfo_fd;
     int host_root_fd;
     pid_t walls_builder; /* lab_walls.c: builds the view, until the keeper is in */
