@@ -30,12 +30,13 @@ set -u
 # The one list: ID, a tab, where it goes (shown to whoever adds an example).
 examples_companions() {
     cat <<'EOF'
-man	docs/man/NAME.1.adoc: its reference page
+source	examples/NAME.c: its comment, --help and code written (no TODO left)
+man	docs/man/NAME.1.adoc: its reference page (no TODO left)
 session	docs/samples/NAME.session: the commands of its recorded session
 sample	docs/samples/NAME.txt: their output (make docs-samples, as root)
-index	docs/index.adoc: a link:man/NAME.1.html[...] entry
+index	docs/index.adoc: a link:man/NAME.1.html[...] entry (no TODO left)
 see-also	docs/man/pidns-tutor.1.adoc: *NAME*(1) under SEE ALSO
-readme	README.md: a row of the examples table, | `NAME ...` |
+readme	README.md: a row of the examples table, | `NAME ...` | (no TODO left)
 bad-input	docs/bad-input.adoc: a row (ex-...) for each wrong argument, input ``++NAME ...++``
 lesson-format	docs/lesson-format.adoc: `NAME` in the list of programs a lesson may run
 test	tests/integration/*.c: a test of what it shows, on the real kernel
@@ -61,12 +62,13 @@ EOF
 examples_has() { # $1 = top, $2 = NAME, $3 = ID
     t=$1 n=$2
     case $3 in
-    man) [ -f "$t/docs/man/$n.1.adoc" ] ;;
+    source) ! grep -q TODO "$t/examples/$n.c" ;;
+    man) [ -f "$t/docs/man/$n.1.adoc" ] && ! grep -q TODO "$t/docs/man/$n.1.adoc" ;;
     session) [ -f "$t/docs/samples/$n.session" ] ;;
     sample) [ -f "$t/docs/samples/$n.txt" ] ;;
-    index) grep -qF "man/$n.1.html" "$t/docs/index.adoc" ;;
+    index) grep -F "man/$n.1.html" "$t/docs/index.adoc" | grep -qv TODO ;;
     see-also) grep -qF "*$n*(1)" "$t/docs/man/pidns-tutor.1.adoc" ;;
-    readme) grep -q "^| \`${n}[\` ]" "$t/README.md" ;;
+    readme) grep "^| \`${n}[\` ]" "$t/README.md" | grep -qv TODO ;;
     bad-input) grep -q "^| ex-[a-z0-9-]* | \`\`++${n}[ +]" "$t/docs/bad-input.adoc" ;;
     lesson-format) grep -q "\`${n}[\` ]" "$t/docs/lesson-format.adoc" ;;
     test) grep -qw "$n" "$t"/tests/integration/*.c ;;
