@@ -76,7 +76,8 @@ DEB_CHECK_PACKAGES = $(DEB_RUN_PACKAGES) libcmocka-dev asciidoctor tmux valgrind
 	libclang-rt-dev man-db time hyperfine python3 strace gdb acl shellcheck clang-format
 
 .PHONY: all examples tutor tests deps deps-check run check check-run check-layering check-ownership \
-	check-mutants check-spdx check-sh check-headers check-format format check-quick clean
+	check-mutants check-spdx check-sh check-headers check-format format check-quick clean \
+	check-examples new-example
 # Keep objects made by pattern rules (make would delete them as intermediates).
 .SECONDARY:
 all: examples tutor tests
@@ -175,7 +176,8 @@ check: deps-check
 # ends (tools/check-parts.sh); every part runs even if another fails, and
 # the end says what failed. CHECK_JOBS=1 runs them one after another.
 CHECK_JOBS ?= 2
-CHECK_PARTS = check-ownership check-layering check-spdx check-sh check-headers check-format $(CHECK_EXTRA)
+CHECK_PARTS = check-ownership check-layering check-spdx check-sh check-headers check-format \
+	check-examples $(CHECK_EXTRA)
 CHECK_LONGEST = check-ownership check-asan check-valgrind check-mutants
 CHECK_ORDER = $(foreach p,$(CHECK_LONGEST),$(filter $(p),$(CHECK_PARTS))) \
 	$(filter-out $(CHECK_LONGEST),$(CHECK_PARTS))
@@ -248,6 +250,19 @@ check-format:
 	@sh tools/format.sh
 format:
 	@sh tools/format.sh --fix
+
+# Every example has what docs/hacking.adoc lists beside its source (its man
+# page, recorded session, rows in the index, README, bad-input table, a test,
+# valgrind and memory cases, a lesson), or an allowance with its reason
+# (tools/examples.sh); the check first catches a planted example with its
+# source only and an existing one with companions taken away.
+# `make new-example NAME=x` makes the first files of example x from
+# templates and lists what is still missing.
+check-examples:
+	@sh tools/examples.sh --self-test
+	@sh tools/examples.sh
+new-example:
+	@sh tools/examples.sh --new "$(NAME)"
 
 # The shell text the tutor writes out, as shell: the .sh sources of
 # GEN_HEADERS, and every lesson exported to a scratch directory, each with

@@ -214,6 +214,7 @@ static int open_keeper_namespaces(struct lab *lab)
     if (lab->keeper_mnt_fd == -1 || lab->lab_pidns_fd == -1 || fstat(lab->keeper_mnt_fd, &st) == -1)
         return lab_set_error(lab, "opening the lab's namespaces: %s", strerror(errno));
     lab->keeper_mnt_ino = st.st_ino;
+    lab->keeper_mnt_id = lab_mount_namespace_id(lab->keeper_mnt_fd);
     lab->lab_proc_fd = open(lab_path(lab, "/proc"), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (lab->lab_proc_fd == -1)
         return lab_set_error(lab, "opening the lab's /proc: %s", strerror(errno));
@@ -405,6 +406,7 @@ static void end_keeper(struct lab *lab, FILE *report)
             poll(&p, 1, 1);
         }
         pid_t pid = waitpid(lab->keeper, NULL, WNOHANG);
+        lab->pidns_emptied = pid == lab->keeper;
         if (pid == lab->keeper || (pid == -1 && errno != EINTR))
             break;
         if (waited == 3000) {
@@ -460,7 +462,8 @@ int lab_close(struct lab *lab, FILE *report)
      * namespace anyone makes once the last reference is gone (a process of
      * a classmate's container would then "survive the lab"). */
     int differences = lab_find_survivors(lab, report);
-    close(lab->keeper_mnt_fd);
+    if (lab->keeper_mnt_fd != -1)
+        close(lab->keeper_mnt_fd);
     lab->keeper_mnt_fd = -1;
     if (lab_host_differences(lab, report) == -1)
         differences++;

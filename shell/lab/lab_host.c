@@ -19,11 +19,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define LAB_MOUNTINFO_MAX (1 << 22)
+/* Linux 6.11's numbers, for headers older than the kernel (Debian 12). */
+#ifndef NS_GET_MNTNS_ID
+#define NS_GET_MNTNS_ID _IOR(0xb7, 0x5, uint64_t)
+#endif
+#ifndef SYS_listmount
+#define SYS_listmount 458
+#endif
 
 static int cmp_strings(const void *a, const void *b)
 {
@@ -108,6 +117,50 @@ char *lab_host_mount_table(int mountinfo_fd)
 
 /* --- the verdict ------------------------------------------------------ */
 
+/* listmount(2)'s request (struct mnt_id_req of <linux/mount.h>, its second
+ * version: the namespace to list by id). */
+struct lab_listmount_request {
+    uint32_t size, spare;
+    uint64_t mnt_id, param, mnt_ns_id;
+};
+
+/* Does the mount namespace with this id still exist? 1 yes, 0 no (the
+ * kernel has freed it: no process is in it, nothing holds it), -1 the
+ * kernel cannot say. An id, unlike an inode number, is never reused. */
+static int mount_namespace_exists(uint64_t id)
+{
+    struct lab_listmount_request req = {sizeof req, 0, UINT64_MAX /* its root */, 0, id};
+    uint64_t first;
+    if (syscall(SYS_listmount, &req, &first, 1, 0) >= 0)
+        return 1;
+    return errno == ENOENT ? 0 : -1;
+}
+
+unsigned long long lab_mount_namespace_id(int fd)
+{
+    uint64_t id = 0;
+    /* Asked while the namespace surely exists: a kernel (or a lack of
+     * privilege over it) that answers "no" here could not be believed at
+     * close. */
+    if (ioctl(fd, NS_GET_MNTNS_ID, &id) == -1 || mount_namespace_exists(id) != 1)
+        return 0;
+    return id;
+}
+
+/* Is the mount namespace at path (relative to proc_fd) the lab's, by its
+ * id? For a process whose namespace has the lab's inode number once the
+ * lab let its namespace go: the number may be someone else's by now. */
+static int is_lab_mount_namespace(int proc_fd, const char *path, uint64_t lab_id)
+{
+    uint64_t id = 0;
+    int fd = openat(proc_fd, path, O_RDONLY | O_CLOEXEC);
+    if (fd == -1)
+        return 0;
+    int same = ioctl(fd, NS_GET_MNTNS_ID, &id) == 0 && id == lab_id;
+    close(fd);
+    return same;
+}
+
 static int same_namespace(int fd, const struct stat *target)
 {
     struct stat st;
@@ -137,11 +190,13 @@ struct survivor_search {
     struct stat lab_ns, own;
     FILE *report;
     int count;
+    int check_pid; /* 0 once the keeper is reaped: see lab_find_survivors() */
 };
 
-/* Is process `name` still in the lab's mount namespace, or in its PID
- * namespace or one below it? Every process of the host is looked at: paths
- * relative to the open /proc, built without printf, keep that cheap. */
+/* Is process `name` still in the lab's mount namespace, or (check_pid) in
+ * its PID namespace or one below it? Every process of the host is looked
+ * at: paths relative to the open /proc, built without printf, keep that
+ * cheap. */
 static int note_survivor(int proc_fd, pid_t pid, const char *name, void *arg)
 {
     struct survivor_search *s = arg;
@@ -151,10 +206,12 @@ static int note_survivor(int proc_fd, pid_t pid, const char *name, void *arg)
     (void)pid;
     memcpy(path, name, len);
     memcpy(path + len, "/ns/mnt", sizeof "/ns/mnt");
-    int in_mnt = fstatat(proc_fd, path, &st, 0) == 0 && st.st_ino == s->lab->keeper_mnt_ino;
+    int in_mnt = fstatat(proc_fd, path, &st, 0) == 0 && st.st_ino == s->lab->keeper_mnt_ino &&
+                 (s->lab->keeper_mnt_fd != -1 ||
+                  is_lab_mount_namespace(proc_fd, path, s->lab->keeper_mnt_id));
     memcpy(path + len, "/ns/pid", sizeof "/ns/pid");
     int in_pid = 0;
-    if (fstatat(proc_fd, path, &st, 0) == 0 && st.st_ino != s->own.st_ino)
+    if (s->check_pid && fstatat(proc_fd, path, &st, 0) == 0 && st.st_ino != s->own.st_ino)
         in_pid = below_lab(openat(proc_fd, path, O_RDONLY | O_CLOEXEC), &s->lab_ns);
     if (!in_mnt && !in_pid)
         return 0;
@@ -173,7 +230,7 @@ static int note_survivor(int proc_fd, pid_t pid, const char *name, void *arg)
 
 static int survivors_once(const struct lab *lab, FILE *report)
 {
-    struct survivor_search s = {.lab = lab, .report = report};
+    struct survivor_search s = {.lab = lab, .report = report, .check_pid = !lab->pidns_emptied};
     if (fstat(lab->lab_pidns_fd, &s.lab_ns) == -1 || stat("/proc/self/ns/pid", &s.own) == -1)
         return 0;
     procfs_walk_pids(AT_FDCWD, "/proc", note_survivor, &s);
@@ -182,8 +239,29 @@ static int survivors_once(const struct lab *lab, FILE *report)
 
 int lab_find_survivors(struct lab *lab, FILE *report)
 {
-    /* Killed processes take a moment to exit: give them up to a second.
-     * The names are looked up (and reported) only for those still there. */
+    /* Once the keeper is reaped its PID namespace is empty, nested ones
+     * included: the kernel kills every process of a namespace whose init
+     * exits, and the init's exit completes only when they are all reaped
+     * (zap_pid_ns_processes() in kernel/pid_namespace.c). Only the mount
+     * namespace, which a process of the host can join with setns(), is
+     * left to look at: one stat per process instead of two, and no walk up
+     * the PID namespaces of the host's containers (docs/performance.adoc).
+     * Killed processes take a moment to exit: give them up to a second.
+     * The names are looked up (and reported) only for those still there.
+     *
+     * Where the kernel numbers namespaces by id (lab_mount_namespace_id()),
+     * the walk is skipped when it cannot find anything: the lab lets go of
+     * its mount namespace, and if the kernel then no longer knows that id,
+     * no process is in it. Otherwise the walk tells the lab's namespace by
+     * its id, as the inode number is free for the next namespace anyone
+     * makes. Without ids, the namespace is held open until the walk is over
+     * (lab_close()), so that its inode number stays the lab's. */
+    if (lab->pidns_emptied && lab->keeper_mnt_id != 0) {
+        close(lab->keeper_mnt_fd);
+        lab->keeper_mnt_fd = -1;
+        if (mount_namespace_exists(lab->keeper_mnt_id) == 0)
+            return 0;
+    }
     int count = survivors_once(lab, NULL);
     for (int waited = 0; waited < 1000 && count > 0; waited += 10) {
         lab_sleep_ms(10);

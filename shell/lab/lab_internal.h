@@ -41,6 +41,11 @@ struct lab {
     ino_t keeper_mnt_ino; /* the keeper's mount namespace, for the verdict */
     int lab_proc_fd;      /* the keeper's procfs of the lab namespace, opened at open:
                              right even if a command mounts something over /proc */
+
+    /* The verdict's (lab_host.c): the keeper was reaped, so its PID
+     * namespace is empty; the mount namespace's never-reused id, or 0. */
+    int pidns_emptied;
+    unsigned long long keeper_mnt_id;
     int host_mountinfo_fd;
     int host_root_fd;
     pid_t walls_builder; /* lab_walls.c: builds the view, until the keeper is in */
@@ -109,6 +114,10 @@ int lab_is_spared(const struct lab_spared *spared, pid_t lab_pid);
  * below it) or in the keeper's mount namespace: writes one line each to
  * report (may be NULL) and returns the count. */
 int lab_find_survivors(struct lab *lab, FILE *report);
+/* The id of the mount namespace open on fd, when the kernel can later say
+ * whether that namespace still exists (Linux 6.11: NS_GET_MNTNS_ID and a
+ * listmount() of another namespace); 0 when it cannot. */
+unsigned long long lab_mount_namespace_id(int fd);
 /* Compares the host's mount table and / with the snapshot taken at open and
  * tells each difference as made elsewhere (the lab cannot make them): returns
  * their count, or -1 when the host could not be read. */

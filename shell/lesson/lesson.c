@@ -28,15 +28,14 @@ static int lesson_split_lines(char *text, char ***lines, size_t *count)
     *count = 0;
     if (!*lines)
         return -1;
-    for (char *s = text; *s;) {
-        char *nl = strchr(s, '\n');
-        if (nl)
-            *nl = '\0';
-        size_t n = strlen(s);
+    for (char *s = text, *end = text + len; s < end;) {
+        char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+        s[n] = '\0';
         if (n && s[n - 1] == '\r')
             s[n - 1] = '\0';
         (*lines)[(*count)++] = s;
-        s = nl ? nl + 1 : s + n;
+        s += n + 1;
     }
     return 0;
 }

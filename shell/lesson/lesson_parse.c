@@ -117,11 +117,25 @@ static const char *lp_paragraph_separator(const char *line)
 }
 
 /* Reads the paragraph starting at p->pos, up to a blank line or the limit.
- * stop_at_choice: in a quiz, a "* [" line ends the question. */
+ * stop_at_choice: in a quiz, a "* [" line ends the question. The text is
+ * allocated once, at its whole length (a paragraph grown line by line was
+ * most of the time spent reading the lessons at start). */
 int lp_read_paragraph(struct lp *p, char **text, int stop_at_choice)
 {
-    size_t start = p->pos;
+    size_t start = p->pos, total = 1;
     *text = NULL;
+    for (size_t i = start; i < p->limit; i++) {
+        const char *line = lp_line(p, i);
+        if (lp_is_blank(line) || (stop_at_choice && !strncmp(line, "* [", 3)))
+            break;
+        total += strlen(line) + 1;
+    }
+    size_t len = 0;
+    char *out = malloc(total);
+    if (out == NULL)
+        return lp_oom(p);
+    out[0] = '\0';
+    *text = out;
     for (; p->pos < p->limit; p->pos++) {
         const char *line = lp_line(p, p->pos);
         if (lp_is_blank(line) || (stop_at_choice && !strncmp(line, "* [", 3)))
@@ -136,8 +150,15 @@ int lp_read_paragraph(struct lp *p, char **text, int stop_at_choice)
                            "a section title inside a paragraph: put a blank line before it");
         if (!strncmp(line, "//", 2))
             continue;
-        if (lp_append(text, lp_paragraph_separator(line), line) == -1)
-            return lp_oom(p);
+        size_t n = strlen(line);
+        if (len > 0)
+            out[len++] = lp_paragraph_separator(line)[0];
+        memcpy(out + len, line, n + 1);
+        len += n;
+    }
+    if (len == 0) {
+        free(out);
+        *text = NULL;
     }
     return 0;
 }

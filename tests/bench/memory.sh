@@ -29,6 +29,7 @@ pidns_max_depth
 pidns_mini_init -q true
 pidns_orphan
 pidns_parents
+pidns_probe
 pidns_siginfo
 pidns_pidfd
 pidns_threads
