@@ -88,7 +88,7 @@ check "the progress records the exercise as checked" grep -q "lesson 01-new-name
 # watch: the file as given first (refused), then saved right; a save from
 # elsewhere (here, this script once the shell says it watches) is seen.
 cp "$EX/two_pids.c" "$file"
-( i=0; while [ $i -lt 200 ] && ! grep -q 'still watching' "$scratch/code_watch.out" 2>/dev/null; do
+( i=0; while [ $i -lt 900 ] && ! grep -q 'still watching' "$scratch/code_watch.out" 2>/dev/null; do
     i=$((i + 1)); sleep 0.1; done; cp "$EX/solution.c" "$file" ) &
 saver=$!
 drive code_watch --lessons lessons <<X
