@@ -193,6 +193,13 @@ int lab_on_path(const struct lab *lab, const char *word);
  * machine that is not itself a container): 1. */
 int lab_level(const struct lab *lab);
 
+/* Waits until every signal sent in the lab has been taken by its process
+ * (procfs_signals_undelivered(): kill() returns before a SIGSTOP stops the
+ * target, which on a loaded machine may wait for a CPU), at most
+ * bound_seconds. Returns 0 when none is left, 1 at the bound. A check calls
+ * it first, so that it judges what the learner's signal did. */
+int lab_await_signals(struct lab *lab, double bound_seconds);
+
 /* The keeper's PID in the shell's namespace, and the route taken. */
 pid_t lab_keeper_pid(const struct lab *lab);
 /* Was this mount (an id of the keeper's mount table) made in the lab, rather

@@ -124,6 +124,10 @@ static int parse_status_line(const char *line, struct procfs_status *out, int *s
         if (parse_pid_field(value, 0, &out->ppid) == -1)
             return -1;
         *seen |= 4;
+    } else if (KEY("SigPnd") || KEY("ShdPnd")) {
+        out->sig_pending |= strtoull(value, NULL, 16);
+    } else if (KEY("SigBlk")) {
+        out->sig_blocked = strtoull(value, NULL, 16);
     } else if (KEY("NSpid") && !(*seen & 8)) {
         if (parse_nspid_field(value, out) == -1)
             return -1;

@@ -20,6 +20,8 @@ struct procfs_status {
     pid_t ppid; /* 0 when the parent is outside that namespace */
     int nspid_count;
     pid_t nspid[PROCFS_MAX_LEVELS]; /* NSpid: proc root's namespace first, own last */
+    unsigned long long sig_pending; /* SigPnd | ShdPnd: signals sent, not yet taken */
+    unsigned long long sig_blocked; /* SigBlk */
 };
 
 /* Parses the text of /proc/PID/status. Returns 0, or -1 when Name, Pid or
@@ -58,6 +60,15 @@ size_t procfs_busy_descendants(const struct procfs_status *procs, size_t count, 
  * busy, 0 when all are asleep, stopped or gone, -1 when proc_root cannot be
  * read. */
 int procfs_descendants_busy(const char *proc_root, pid_t ancestor);
+/* How many of procs have a signal sent to them that the kernel has not yet
+ * delivered: pending and not blocked, in a process that will take it when it
+ * next runs (not a stopped one, whose signals wait for SIGCONT, nor a
+ * zombie). kill() returns before the target acts: a SIGSTOP shows as state
+ * T only once the target has run. Pure: procfs_busy.c. */
+size_t procfs_undelivered(const struct procfs_status *procs, size_t count);
+/* procfs_undelivered() for every process of proc_root: the count, or -1
+ * when proc_root cannot be read. */
+int procfs_signals_undelivered(const char *proc_root);
 
 /* The numeric entries of proc_root, sorted ascending. Caller frees *pids. */
 int procfs_list_pids(const char *proc_root, pid_t **pids, size_t *count);

@@ -6,6 +6,9 @@
  * longer than any fixed quiet time to get it there. A process that runs or
  * waits for the CPU is R, one in uninterruptible sleep D; one blocked in a
  * system call (a sleep, a wait, a read) is S, a stopped one T or t.
+ * And have the signals sent in the lab arrived? A check that looks for a
+ * stopped process right after `kill -STOP` must wait for the target to run
+ * and stop (procfs_signals_undelivered).
  */
 #include "procfs/procfs.h"
 
@@ -72,6 +75,27 @@ static int collect(int proc_fd, pid_t pid, const char *name, void *arg)
         w->count++;
     close(dirfd);
     return 0;
+}
+
+size_t procfs_undelivered(const struct procfs_status *procs, size_t count)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        char st = procs[i].state;
+        if (st != 'T' && st != 't' && st != 'Z' && st != 'X' &&
+            (procs[i].sig_pending & ~procs[i].sig_blocked) != 0)
+            n++;
+    }
+    return n;
+}
+
+int procfs_signals_undelivered(const char *proc_root)
+{
+    struct busy_walk w = {NULL, 0, 0};
+    int rc = procfs_walk_pids(AT_FDCWD, proc_root, collect, &w);
+    int n = rc == 0 ? (int)procfs_undelivered(w.procs, w.count) : -1;
+    free(w.procs);
+    return n;
 }
 
 int procfs_descendants_busy(const char *proc_root, pid_t ancestor)

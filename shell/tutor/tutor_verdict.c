@@ -169,6 +169,9 @@ int tutor_check_verdict(struct shell *sh, const struct lesson_block *exercise, i
     char *command = tutor_code_command(exercise, exercise->check, &how);
     if (command == NULL)
         return TUTOR_NO_CHECK;
+    /* What the learner's last kill sent has arrived (a stop takes effect
+     * when the target runs): at most 5 s, then the check judges as it is. */
+    lab_await_signals(sh->lab, 5.0);
     int status = tutor_capture_condition(sh, command, &v->output);
     free(command);
     v->conditions = io_read_file(AT_FDCWD, records, VERDICT_FILE_MAX);

@@ -676,6 +676,28 @@ static void test_busy_descendants_follow_ppid_in_any_order(void **state)
 /* The tutor's own process and the system (procfs_system.c), read from a
  * made-up proc root: capabilities, id maps, sysctls, task counts; and what
  * each says when its file is missing or holds no number. */
+/* signal-blocked: a real status of a process that blocks SIGUSR1 and was
+ * sent it; signal-pending: the same with nothing blocked (a signal sent, and
+ * the process not yet run to take it). */
+static void test_undelivered_signals_pending_and_not_blocked(void **state)
+{
+    (void)state;
+    struct procfs_status p[3];
+    parse_fixture("status/signal-blocked", &p[0]);
+    assert_true(p[0].sig_pending == 0x200 && p[0].sig_blocked == 0x200);
+    parse_fixture("status/signal-pending", &p[1]);
+    assert_true(p[1].sig_pending == 0x200 && p[1].sig_blocked == 0);
+    parse_fixture("status/root-init", &p[2]);
+    assert_true(p[2].sig_pending == 0);
+    assert_int_equal(procfs_undelivered(p, 3), 1);
+    assert_int_equal(procfs_undelivered(p, 1), 0); /* blocked: it waits for the process */
+    p[1].state = 'T';                              /* stopped: it waits for SIGCONT */
+    assert_int_equal(procfs_undelivered(p, 3), 0);
+    p[1].state = 'R';
+    assert_int_equal(procfs_undelivered(p, 3), 1);
+    assert_int_equal(procfs_undelivered(p, 0), 0);
+}
+
 static void test_self_and_system_facts_from_a_proc_root(void **state)
 {
     (void)state;
@@ -722,6 +744,7 @@ static void test_self_and_system_facts_from_a_proc_root(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_undelivered_signals_pending_and_not_blocked),
         cmocka_unit_test(test_status_of_root_namespace_process_has_one_pid),
         cmocka_unit_test(test_status_nested_5_deep_lists_a_pid_per_level),
         cmocka_unit_test(test_status_32_levels_below_root_is_the_maximum),
