@@ -91,7 +91,7 @@ case_ "lesson 7, a check that is true" 07-who-sees-whom '
     skip && $0 == "----" { skip = 0 }
     skip { next }
     { prev = $0; print }'
-case_ "lesson 22, its check without the owner" 22-limits-and-ownership '
+case_ "lesson 22, its check without the owner" 22-owners-and-capabilities '
     /^owned\(\) / { print "owned() { own_user; }"; next }
     { print }'
 case_ "lesson 18, its solution listed as a wrong attempt" 18-pidfds-and-namespaces "$solution_as_wrong"
