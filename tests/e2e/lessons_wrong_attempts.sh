@@ -19,7 +19,10 @@
 #    process instead of asking NS_GET_PARENT (lsns PNS) lets "the namespace of
 #    the sleep's parent process, a shell beside it" through;
 #  - lesson 16 with its check taking a blocked SIGTERM (SigBlk) as handled
-#    lets "an init that blocks SIGTERM and never takes it" through.
+#    lets "an init that blocks SIGTERM and never takes it" through;
+#  - lesson 23 with its check reading no refusal (a sleep in a user namespace
+#    of its own is enough) lets "a limit that leaves room for one more (2)"
+#    through: only asking the kernel for one more namespace tells.
 set -u
 O=${PIDNS_TUTOR_BUILD:-build}
 TUTOR=$O/pidns-tutor
@@ -103,6 +106,9 @@ case_ "lesson 16, its check taking a blocked SIGTERM" 16-containers-in-practice 
     { i = index($0, "0x$c & 0x4000")
       if (i) $0 = substr($0, 1, i - 1) "(0x$c | 0x$(sed -n s/^SigBlk:.//p /proc/$i/status)) & 0x4000" substr($0, i + 13)
       print }'
+case_ "lesson 23, its check not asking the kernel" 23-limits '
+    /^full\(\) / { print "full() { any own_user; }"; next }
+    { print }'
 wait
 
 verdict() { # N EXPECTED-LINE
@@ -124,6 +130,7 @@ verdict 5 "check: FAILED: the wrong attempt 'the user namespace made after the P
 verdict 6 "check: FAILED: the wrong attempt 'the solution itself' passes it"
 verdict 7 "check: FAILED: the wrong attempt 'the namespace of the sleep's parent process, a shell beside it' passes it"
 verdict 8 "check: FAILED: the wrong attempt 'an init that blocks SIGTERM and never takes it' passes it"
+verdict 9 "check: FAILED: the wrong attempt 'a limit that leaves room for one more (2)' passes it"
 [ "$fails" -eq 0 ] && echo "all passed" && exit 0
 echo "$fails failed"
 exit 1
