@@ -5,7 +5,7 @@
 #                           --doctor, --auto all (root, --user-namespace, an
 #                           ordinary user), every exported lesson and the
 #                           integration tests, as root and as the user; with
-#                           128 possible CPUs, lesson 22 and the limits tests.
+#                           128 possible CPUs, lesson 23 and the limits tests.
 #                           Prints the matrix (kernel x route x passed x
 #                           skipped). Run before a release.
 #   make check-kernels-ci   only --auto all as root, both routes, in the 6.1

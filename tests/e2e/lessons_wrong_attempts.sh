@@ -19,13 +19,16 @@
 #    process instead of asking NS_GET_PARENT (lsns PNS) lets "the namespace of
 #    the sleep's parent process, a shell beside it" through;
 #  - lesson 16 with its check taking a blocked SIGTERM (SigBlk) as handled
-#    lets "an init that blocks SIGTERM and never takes it" through.
+#    lets "an init that blocks SIGTERM and never takes it" through;
+#  - lesson 23 with its check reading no refusal (a sleep in a user namespace
+#    of its own is enough) lets "a limit that leaves room for one more (2)"
+#    through: only asking the kernel for one more namespace tells.
 set -u
 . tests/e2e/lib/tap
 O=${PIDNS_TUTOR_BUILD:-build}
 TUTOR=$O/pidns-tutor
 [ -x "$TUTOR" ] || bail_out "$TUTOR is not built (make first)"
-plan 9
+plan 10
 scratch=$(mktemp -d /tmp/pidns-tutor-wrong.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 export XDG_STATE_HOME="$scratch/state" NO_COLOR=1
@@ -90,7 +93,7 @@ case_ "lesson 7, a check that is true" 07-who-sees-whom '
     skip && $0 == "----" { skip = 0 }
     skip { next }
     { prev = $0; print }'
-case_ "lesson 22, its check without the owner" 22-limits-and-ownership '
+case_ "lesson 22, its check without the owner" 22-owners-and-capabilities '
     /^owned\(\) / { print "owned() { own_user; }"; next }
     { print }'
 case_ "lesson 18, its solution listed as a wrong attempt" 18-pidfds-and-namespaces "$solution_as_wrong"
@@ -102,6 +105,9 @@ case_ "lesson 16, its check taking a blocked SIGTERM" 16-containers-in-practice 
     { i = index($0, "0x$c & 0x4000")
       if (i) $0 = substr($0, 1, i - 1) "(0x$c | 0x$(sed -n s/^SigBlk:.//p /proc/$i/status)) & 0x4000" substr($0, i + 13)
       print }'
+case_ "lesson 23, its check not asking the kernel" 23-limits '
+    /^full\(\) / { print "full() { any own_user; }"; next }
+    { print }'
 wait
 
 verdict() { # N EXPECTED-LINE
@@ -123,4 +129,5 @@ verdict 5 "check: FAILED: the wrong attempt 'the user namespace made after the P
 verdict 6 "check: FAILED: the wrong attempt 'the solution itself' passes it"
 verdict 7 "check: FAILED: the wrong attempt 'the namespace of the sleep's parent process, a shell beside it' passes it"
 verdict 8 "check: FAILED: the wrong attempt 'an init that blocks SIGTERM and never takes it' passes it"
+verdict 9 "check: FAILED: the wrong attempt 'a limit that leaves room for one more (2)' passes it"
 finish

@@ -14,7 +14,7 @@
 #   full   -smp 2: --doctor, --auto all (root, --user-namespace, the user),
 #          every exported lesson, the integration tests
 #   big    -smp 2,maxcpus=128 (128 possible CPUs: pid_max's minimum is
-#          1024): lesson 22 the same ways, and $KERNELS_BIG_TESTS
+#          1024): lesson 23 (the limits) the same ways, and $KERNELS_BIG_TESTS
 #   ci     -smp 2: only --auto all as root, both routes (for .ci/run)
 #   smoke  -smp 2: --doctor, lesson 1 and exported lesson 18 as the user (a
 #          quick look at the machinery, about 3 minutes)

@@ -141,7 +141,7 @@ tests() { # WHO PATTERN...
     grep -E '^skip|SKIP: ' "$log" | sort | uniq -c | head -n 20 | sed 's/^/  skip /'
 }
 
-# The numbers behind lesson 22's pid_max: possible CPUs, the default, and
+# The numbers behind lesson 23's pid_max: possible CPUs, the default, and
 # whether 1000 is taken (its minimum is max(301, 8 x possible CPUs)).
 pid_max() {
     old=$(cat /proc/sys/kernel/pid_max)
@@ -169,11 +169,11 @@ full)
 big)
     pid_max
     doctor root
-    auto root root 22 ""
-    auto user-namespace root 22 --user-namespace
-    auto learner learner 22 ""
-    exported root 22
-    exported learner 22
+    auto root root 23 ""
+    auto user-namespace root 23 --user-namespace
+    auto learner learner 23 ""
+    exported root 23
+    exported learner 23
     tests root ${KERNELS_BIG_TESTS:-test_examples test_pidns_reboot}
     ;;
 smoke)
