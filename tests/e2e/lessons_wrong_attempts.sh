@@ -20,6 +20,12 @@
 #    the sleep's parent process, a shell beside it" through;
 #  - lesson 16 with its check taking a blocked SIGTERM (SigBlk) as handled
 #    lets "an init that blocks SIGTERM and never takes it" through.
+#  - lesson 26 with its check not trying a fresh procfs from inside (only the
+#    locked mask) lets "a second procfs, unmasked, left mounted at /proc9"
+#    through: any fully visible procfs in the mount namespace allows one.
+#  - lesson 27 with its check reading only the handle's kind, not its ID,
+#    lets "the lab's own namespace" through (Linux 6.18 and later: before,
+#    the exercise's step is skipped and the case says so).
 set -u
 O=${PIDNS_TUTOR_BUILD:-build}
 TUTOR=$O/pidns-tutor
@@ -103,6 +109,16 @@ case_ "lesson 16, its check taking a blocked SIGTERM" 16-containers-in-practice 
     { i = index($0, "0x$c & 0x4000")
       if (i) $0 = substr($0, 1, i - 1) "(0x$c | 0x$(sed -n s/^SigBlk:.//p /proc/$i/status)) & 0x4000" substr($0, i + 13)
       print }'
+case_ "lesson 26, its check without a fresh procfs" 26-proc-as-containers-restrict-it '
+    /^need "its root cannot mount a fresh procfs there"/ { next }
+    { print }'
+kernel_has_6_18=$(printf '6.18\n%s\n' "$(uname -r)" | sort -V | head -n 1)
+if [ "$kernel_has_6_18" = 6.18 ]; then
+    case_ "lesson 27, its check reading the kind, not the ID" 27-namespace-identity-never-reused '
+        /^need "its kind and ID/ { print "need \"its kind is pid\" same \"$(h_names | cut -d\" \" -f1)\" pid"; next }
+        /^need "a process inside that namespace opens it/ { next }
+        { print }'
+fi
 wait
 
 verdict() { # N EXPECTED-LINE
@@ -124,6 +140,12 @@ verdict 5 "check: FAILED: the wrong attempt 'the user namespace made after the P
 verdict 6 "check: FAILED: the wrong attempt 'the solution itself' passes it"
 verdict 7 "check: FAILED: the wrong attempt 'the namespace of the sleep's parent process, a shell beside it' passes it"
 verdict 8 "check: FAILED: the wrong attempt 'an init that blocks SIGTERM and never takes it' passes it"
+verdict 9 "check: FAILED: the wrong attempt 'a second procfs, unmasked, left mounted at /proc9' passes it"
+if [ "$kernel_has_6_18" = 6.18 ]; then
+    verdict 10 "check: FAILED: the wrong attempt 'the lab's own namespace' passes it"
+else
+    echo "skip lesson 27, its check reading the kind: kernel: needs Linux 6.18, this is $(uname -r)"
+fi
 [ "$fails" -eq 0 ] && echo "all passed" && exit 0
 echo "$fails failed"
 exit 1
