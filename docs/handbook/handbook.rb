@@ -146,7 +146,7 @@ module PidnsHandbook
           output.pop while !output.empty? && NOTE.match?(output.last)
           runs << [command.join("\n"), output]
           next
-        elsif (m = /\Alesson \d+ \((.+)\): (\S+)\z/.match(line))
+        elsif (m = /\Alesson \d+ \(([^()]+)\): (\S+)(?: \(\d+ steps? skipped\b.*\))?\z/.match(line))
           @runs[m[1]] = runs if m[2] == 'passed'
           @trees[m[1]] = trees if m[2] == 'passed'
           runs = []

@@ -22,13 +22,19 @@
 #    lets "an init that blocks SIGTERM and never takes it" through;
 #  - lesson 23 with its check reading no refusal (a sleep in a user namespace
 #    of its own is enough) lets "a limit that leaves room for one more (2)"
-#    through: only asking the kernel for one more namespace tells.
+#    through: only asking the kernel for one more namespace tells;
+#  - lesson 26 with its check not trying a fresh procfs from inside (only the
+#    locked mask) lets "a second procfs, unmasked, left mounted at /proc9"
+#    through: any fully visible procfs in the mount namespace allows one;
+#  - lesson 27 with its check reading only the handle's kind, not its ID,
+#    lets "the lab's own namespace" through (Linux 6.18 and later: before,
+#    the exercise's step is skipped and the case says so).
 set -u
 . tests/e2e/lib/tap
 O=${PIDNS_TUTOR_BUILD:-build}
 TUTOR=$O/pidns-tutor
 [ -x "$TUTOR" ] || bail_out "$TUTOR is not built (make first)"
-plan 10
+plan 12
 scratch=$(mktemp -d /tmp/pidns-tutor-wrong.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 export XDG_STATE_HOME="$scratch/state" NO_COLOR=1
@@ -108,6 +114,16 @@ case_ "lesson 16, its check taking a blocked SIGTERM" 16-containers-in-practice 
 case_ "lesson 23, its check not asking the kernel" 23-limits '
     /^full\(\) / { print "full() { any own_user; }"; next }
     { print }'
+case_ "lesson 26, its check without a fresh procfs" 26-proc-as-containers-restrict-it '
+    /^need "its root cannot mount a fresh procfs there"/ { next }
+    { print }'
+kernel_has_6_18=$(printf '6.18\n%s\n' "$(uname -r)" | sort -V | head -n 1)
+if [ "$kernel_has_6_18" = 6.18 ]; then
+    case_ "lesson 27, its check reading the kind, not the ID" 27-namespace-identity-never-reused '
+        /^need "its kind and ID/ { print "need \"its kind is pid\" same \"$(h_names | cut -d\" \" -f1)\" pid"; next }
+        /^need "a process inside that namespace opens it/ { next }
+        { print }'
+fi
 wait
 
 verdict() { # N EXPECTED-LINE
@@ -130,4 +146,10 @@ verdict 6 "check: FAILED: the wrong attempt 'the solution itself' passes it"
 verdict 7 "check: FAILED: the wrong attempt 'the namespace of the sleep's parent process, a shell beside it' passes it"
 verdict 8 "check: FAILED: the wrong attempt 'an init that blocks SIGTERM and never takes it' passes it"
 verdict 9 "check: FAILED: the wrong attempt 'a limit that leaves room for one more (2)' passes it"
+verdict 10 "check: FAILED: the wrong attempt 'a second procfs, unmasked, left mounted at /proc9' passes it"
+if [ "$kernel_has_6_18" = 6.18 ]; then
+    verdict 11 "check: FAILED: the wrong attempt 'the lab's own namespace' passes it"
+else
+    skip "lesson 27, its check reading the kind" "kernel: needs Linux 6.18, this is $(uname -r)"
+fi
 finish

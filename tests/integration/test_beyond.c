@@ -430,6 +430,59 @@ static const struct beyond_case cases[] = {
      "pidns_set_tid 99999999; echo status=$?",
      {"INNER_PID must be a number from 2 to", "not '1'", "status=1", "not 'abc'", "status=1",
       "not '99999999'", "status=1"}},
+
+    /* pidns_nsid: inode numbers come back, IDs (Linux 6.18) do not; a handle
+     * opens its own namespace, and nothing once that one is gone. Before 6.18
+     * the script checks the program's "needs Linux 6.18" instead. */
+    {"nsid_inode_comes_back_the_id_does_not",
+     1,
+     0,
+     "out=$(pidns_nsid --reuse --ids); echo \"$out\";"
+     "i1=$(echo \"$out\" | sed -n 's/^made and left: pid:\\[\\([0-9]*\\)\\].*/\\1/p');"
+     "i2=$(echo \"$out\" | sed -n 's/^the newcomer: pid:\\[\\([0-9]*\\)\\].*/\\1/p');"
+     "[ -n \"$i1\" ] && [ \"$i1\" = \"$i2\" ] && echo CHECK-SAME-INODE-TWICE;"
+     "d1=$(echo \"$out\" | sed -n 's/^made and left: .*, id \\([0-9]*\\)$/\\1/p');"
+     "d2=$(echo \"$out\" | sed -n 's/^the newcomer: .*, id \\([0-9]*\\)$/\\1/p');"
+     "if echo \"$out\" | grep -q 'id unknown (NS_GET_ID needs Linux 6.18)'; then"
+     " echo CHECK-IDS-DIFFER-OR-OLD-KERNEL;"
+     " elif [ -n \"$d1\" ] && [ -n \"$d2\" ] && [ \"$d1\" != \"$d2\" ]; then"
+     " echo CHECK-IDS-DIFFER-OR-OLD-KERNEL; fi;"
+     "s=$(stat -L -c %i /proc/self/ns/pid);"
+     "pidns_nsid | grep -q \"^/proc/self/ns/pid: pid:\\[$s\\], \" && echo CHECK-INODE-AS-STAT-SAYS",
+     {"made and left: pid:[", "made again until that inode came back:", "the newcomer: pid:[",
+      "CHECK-SAME-INODE-TWICE", "CHECK-IDS-DIFFER-OR-OLD-KERNEL", "CHECK-INODE-AS-STAT-SAYS"}},
+    {"nsid_handle_opens_its_namespace_then_nothing",
+     1,
+     0,
+     "h=$(mktemp);"
+     "if ! pidns_nsid --save $h /proc/self/ns/pid 2>&1 | grep -q 'saved to'; then"
+     " pidns_nsid --save $h /proc/self/ns/pid 2>&1 | grep -q 'need Linux 6.18' &&"
+     " echo CHECK-OPENS-INSIDE CHECK-ESTALE-IN-NEWCOMER;"
+     "else in=$(unshare -pf sh -c \"pidns_nsid --save $h /proc/self/ns/pid >/dev/null &&"
+     " readlink /proc/self/ns/pid && pidns_nsid --open $h\"); echo \"$in\";"
+     " n=$(echo \"$in\" | head -n 1);"
+     " echo \"$in\" | grep -qxF \"open_by_handle_at: $n, id $(pidns_nsid --open $h |"
+     " sed -n 's/.*: id \\([0-9]*\\), type.*/\\1/p' | head -n 1)\" && echo CHECK-OPENS-INSIDE;"
+     " out=$(pidns_nsid --reuse --open $h); echo \"$out\";"
+     " echo \"$out\" | grep -qxF \"the newcomer: $n\" &&"
+     " echo \"$out\" | grep -q '^open_by_handle_at: ESTALE' && echo CHECK-ESTALE-IN-NEWCOMER; fi;"
+     "rm -f $h",
+     {"CHECK-OPENS-INSIDE", "CHECK-ESTALE-IN-NEWCOMER"},
+     {"open_by_handle_at: pid:[0"}},
+    {"nsid_as_nobody_in_a_user_namespace",
+     1,
+     1,
+     "unshare -r pidns_nsid --reuse",
+     {"made and left: pid:[", "made again until that inode came back:", "the newcomer: pid:["}},
+    {"nsid_bad_usage",
+     0,
+     0,
+     "pidns_nsid --bogus; echo status=$?; pidns_nsid --save x; echo status=$?;"
+     "pidns_nsid --open /etc/hostname; echo status=$?; pidns_nsid --reuse x; echo status=$?;"
+     "pidns_nsid --list extra; echo status=$?",
+     {"unknown option '--bogus'", "status=1", "--save takes HANDLE and FILE", "status=1",
+      "not a namespace file handle", "status=1", "--reuse takes --ids or --open HANDLE", "status=1",
+      "--list takes no argument", "status=1"}},
 };
 #pragma GCC diagnostic pop
 
