@@ -36,6 +36,8 @@ pidns_proc_mount true
 pidns_set_tid
 pidns_reboot restart
 pidns_translate --ioctl
+pidns_peer
+pidns_kept
 pidns_setns $$ true
 pidns_unshare
 pidns_unshare --launch true'

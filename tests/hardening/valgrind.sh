@@ -186,6 +186,8 @@ pidns_proc_mount
 pidns_proc_mount sh -c 'ls -d /proc/[1-9]*'
 pidns_set_tid
 pidns_translate
+pidns_peer
+pidns_kept
 pidns_unshare
 pidns_unshare --launch ps -e
 unshare -pf sleep 30 & sleep 0.5; t=$(pgrep -P $!); pidns_setns $t; pidns_setns --mount $t ls -d /proc/1; kill $!
