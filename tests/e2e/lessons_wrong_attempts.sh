@@ -20,6 +20,11 @@
 #    the sleep's parent process, a shell beside it" through;
 #  - lesson 16 with its check taking a blocked SIGTERM (SigBlk) as handled
 #    lets "an init that blocks SIGTERM and never takes it" through.
+#  - lesson 24 with its check taking any sleep 2424, not one with the
+#    client's old number, lets "a sleep started without choosing its number"
+#    through;
+#  - lesson 25 with its check not reading the holder's number in /proc25
+#    lets "the lab's own procfs at /proc25" through.
 set -u
 O=${PIDNS_TUTOR_BUILD:-build}
 TUTOR=$O/pidns-tutor
@@ -103,6 +108,12 @@ case_ "lesson 16, its check taking a blocked SIGTERM" 16-containers-in-practice 
     { i = index($0, "0x$c & 0x4000")
       if (i) $0 = substr($0, 1, i - 1) "(0x$c | 0x$(sed -n s/^SigBlk:.//p /proc/$i/status)) & 0x4000" substr($0, i + 13)
       print }'
+case_ "lesson 24, its check not comparing with the client's number" 24-who-is-on-the-other-end '
+    /^reused\(\) / { print "reused() { pgrep -fx \"sleep 2424\"; }"; next }
+    { print }'
+case_ "lesson 25, its check not asking /proc25 for its number" 25-where-else-the-kernel-keeps-a-pid '
+    /numbers the holder 1|both numbers are one process/ { next }
+    { print }'
 wait
 
 verdict() { # N EXPECTED-LINE
@@ -124,6 +135,8 @@ verdict 5 "check: FAILED: the wrong attempt 'the user namespace made after the P
 verdict 6 "check: FAILED: the wrong attempt 'the solution itself' passes it"
 verdict 7 "check: FAILED: the wrong attempt 'the namespace of the sleep's parent process, a shell beside it' passes it"
 verdict 8 "check: FAILED: the wrong attempt 'an init that blocks SIGTERM and never takes it' passes it"
+verdict 9 "check: FAILED: the wrong attempt 'a sleep started without choosing its number' passes it"
+verdict 10 "check: FAILED: the wrong attempt 'the lab's own procfs at /proc25' passes it"
 [ "$fails" -eq 0 ] && echo "all passed" && exit 0
 echo "$fails failed"
 exit 1
