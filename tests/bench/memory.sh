@@ -37,6 +37,8 @@ pidns_proc_mount true
 pidns_set_tid
 pidns_reboot restart
 pidns_translate --ioctl
+pidns_peer
+pidns_kept
 pidns_nsid --reuse --ids
 pidns_setns $$ true
 pidns_unshare

@@ -23,6 +23,11 @@
 #  - lesson 23 with its check reading no refusal (a sleep in a user namespace
 #    of its own is enough) lets "a limit that leaves room for one more (2)"
 #    through: only asking the kernel for one more namespace tells;
+#  - lesson 24 with its check taking any sleep 2424, not one with the
+#    client's old number, lets "a sleep started without choosing its number"
+#    through;
+#  - lesson 25 with its check not reading the holder's number in /proc25
+#    lets "the lab's own procfs at /proc25" through;
 #  - lesson 26 with its check not trying a fresh procfs from inside (only the
 #    locked mask) lets "a second procfs, unmasked, left mounted at /proc9"
 #    through: any fully visible procfs in the mount namespace allows one;
@@ -34,7 +39,7 @@ set -u
 O=${PIDNS_TUTOR_BUILD:-build}
 TUTOR=$O/pidns-tutor
 [ -x "$TUTOR" ] || bail_out "$TUTOR is not built (make first)"
-plan 12
+plan 14
 scratch=$(mktemp -d /tmp/pidns-tutor-wrong.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 export XDG_STATE_HOME="$scratch/state" NO_COLOR=1
@@ -114,6 +119,12 @@ case_ "lesson 16, its check taking a blocked SIGTERM" 16-containers-in-practice 
 case_ "lesson 23, its check not asking the kernel" 23-limits '
     /^full\(\) / { print "full() { any own_user; }"; next }
     { print }'
+case_ "lesson 24, its check not comparing with the client's number" 24-who-is-on-the-other-end '
+    /^reused\(\) / { print "reused() { pgrep -fx \"sleep 2424\"; }"; next }
+    { print }'
+case_ "lesson 25, its check not asking /proc25 for its number" 25-where-else-the-kernel-keeps-a-pid '
+    /numbers the holder 1|both numbers are one process/ { next }
+    { print }'
 case_ "lesson 26, its check without a fresh procfs" 26-proc-as-containers-restrict-it '
     /^need "its root cannot mount a fresh procfs there"/ { next }
     { print }'
@@ -146,9 +157,11 @@ verdict 6 "check: FAILED: the wrong attempt 'the solution itself' passes it"
 verdict 7 "check: FAILED: the wrong attempt 'the namespace of the sleep's parent process, a shell beside it' passes it"
 verdict 8 "check: FAILED: the wrong attempt 'an init that blocks SIGTERM and never takes it' passes it"
 verdict 9 "check: FAILED: the wrong attempt 'a limit that leaves room for one more (2)' passes it"
-verdict 10 "check: FAILED: the wrong attempt 'a second procfs, unmasked, left mounted at /proc9' passes it"
+verdict 10 "check: FAILED: the wrong attempt 'a sleep started without choosing its number' passes it"
+verdict 11 "check: FAILED: the wrong attempt 'the lab's own procfs at /proc25' passes it"
+verdict 12 "check: FAILED: the wrong attempt 'a second procfs, unmasked, left mounted at /proc9' passes it"
 if [ "$kernel_has_6_18" = 6.18 ]; then
-    verdict 11 "check: FAILED: the wrong attempt 'the lab's own namespace' passes it"
+    verdict 13 "check: FAILED: the wrong attempt 'the lab's own namespace' passes it"
 else
     skip "lesson 27, its check reading the kind" "kernel: needs Linux 6.18, this is $(uname -r)"
 fi

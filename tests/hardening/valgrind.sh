@@ -189,6 +189,8 @@ pidns_proc_mount
 pidns_proc_mount sh -c 'ls -d /proc/[1-9]*'
 pidns_set_tid
 pidns_translate
+pidns_peer
+pidns_kept
 pidns_nsid; pidns_nsid --reuse --ids
 pidns_unshare
 pidns_unshare --launch ps -e

@@ -18,8 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const ex_names[] = {"pidns_init_sleep", "multi_pidns", "pidns_proc_mount",
-                                       "pidns_translate", "pidns_threads"};
+static const char *const ex_names[] = {"pidns_init_sleep", "multi_pidns",   "pidns_proc_mount",
+                                       "pidns_translate",  "pidns_threads", "pidns_peer",
+                                       "pidns_kept"};
 #define EX_COUNT (sizeof ex_names / sizeof ex_names[0])
 static char *ex_data[EX_COUNT];
 static size_t ex_size[EX_COUNT];

@@ -90,6 +90,10 @@ static const struct {
     {.needle = "pidns_pidfd --join", .kernel = "5.8"}, /* setns() on a pidfd */
     {.needle = "PIDFD_GET_PID_NAMESPACE: pid:", .kernel = "6.11"},
     {.needle = "PIDFD_GET_INFO: pid", .kernel = "6.13"},
+    {.needle = "P_PIDFD", .kernel = "5.4"},
+    {.needle = "SO_PEERPIDFD", .kernel = "6.5"},
+    {.needle = "SCM_PIDFD", .kernel = "6.5"},
+    {.needle = "PIDFD_INFO_EXIT", .kernel = "6.15"},
 };
 
 static int block_is_live(const struct lesson_block *b)

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/* test_pidns_peer.c: pidns_peer and pidns_kept on the real kernel.
+ *
+ * pidns_peer --serve keeps a pidfd for each client: this test finds it in
+ * the server's /proc/PID/fd, reads its fdinfo while the client runs (the
+ * client's PID) and once we have reaped the client (Pid: -1), and checks
+ * that --status then says the number names no process. The demo's numbers
+ * and pidns_kept's are compared with the PIDs the programs themselves
+ * report. Each case runs in a sandboxed child (examples_run.h), as root and
+ * as nobody in a user namespace.
+ */
+#include "examples_run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static long number_after(const char *out, const char *prefix)
+{
+    const char *at = strstr(out, prefix);
+    return at == NULL ? -1 : strtol(at + strlen(prefix), NULL, 10);
+}
+
+#define EXPECT_LINE(out, ...)                                                                      \
+    do {                                                                                           \
+        char line_[256];                                                                           \
+        snprintf(line_, sizeof line_, __VA_ARGS__);                                                \
+        EXPECT(strstr(out, line_) != NULL, "missing line '%s' in:\n%s", line_, out);               \
+    } while (0)
+
+/* The Pid: of the first pidfd process 'pid' holds, as our /proc numbers it;
+ * -2 when it holds none. */
+static long held_pidfd_pid(pid_t pid)
+{
+    char dir[64], path[400], link[64], value[64];
+    long found = -2;
+    snprintf(dir, sizeof dir, "/proc/%ld/fd", (long)pid);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d != NULL && found == -2 && (e = readdir(d)) != NULL) {
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        ssize_t n = readlink(path, link, sizeof link - 1);
+        link[n > 0 ? n : 0] = '\0';
+        snprintf(path, sizeof path, "/proc/%ld/fdinfo/%s", (long)pid, e->d_name);
+        if (strcmp(link, "anon_inode:[pidfd]") == 0 &&
+            ex_status_field(path, "Pid", value, sizeof value))
+            found = strtol(value, NULL, 10);
+    }
+    if (d != NULL)
+        closedir(d);
+    return found;
+}
+
+static int server_keeps_a_pidfd(void *arg)
+{
+    int failed = 0;
+    long held = -2;
+    struct ex_run server = {.pid = 0}, client = {.pid = 0}, status = {.pid = 0};
+    (void)arg;
+    EXPECT(ex_start(&server, (char *[]){"/ex/pidns_peer", "--serve", "/peer.sock", NULL}) == 0,
+           "fork");
+    EXPECT(ex_read_until(&server, "listening on /peer.sock\n", 5000), "%s", server.out);
+    EXPECT(ex_start(&client, (char *[]){"/ex/pidns_peer", "--client", "/peer.sock", NULL}) == 0,
+           "fork");
+    EXPECT(ex_read_until(&client, "waiting\n", 5000), "%s", client.out);
+    for (int i = 0; i < 100 && (held = held_pidfd_pid(server.pid)) != client.pid; i++)
+        usleep(20000);
+    EXPECT(held == (long)client.pid, "the server's pidfd names %ld, the client is %ld", held,
+           (long)client.pid);
+    pid_t number = client.pid;
+    EXPECT(kill(client.pid, SIGTERM) == 0, "kill");
+    EXPECT(ex_finish(&client, 5000) == 128 + SIGTERM, "%s", client.out); /* reaped here */
+    held = held_pidfd_pid(server.pid);
+    EXPECT(held == -1, "after the reaping the server's pidfd reads Pid: %ld, not -1", held);
+    EXPECT(ex_start(&status, (char *[]){"/ex/pidns_peer", "--status", "/peer.sock", NULL}) == 0,
+           "fork");
+    EXPECT(ex_finish(&status, 5000) == 0, "%s", status.out);
+    EXPECT_LINE(status.out, "SO_PEERCRED said PID %ld; PID %ld now: no process\n", (long)number,
+                (long)number);
+    EXPECT_LINE(status.out, "its pidfd: Pid: -1");
+    EXPECT(kill(server.pid, SIGTERM) == 0, "kill");
+    EXPECT(ex_finish(&server, 5000) == 128 + SIGTERM, "%s", server.out);
+    EXPECT(access("/peer.sock", F_OK) == -1 && errno == ENOENT, "the server left /peer.sock");
+    EXPECT(ex_no_process_left(), "a process outlived the server");
+out:
+    ex_abandon(&status);
+    ex_abandon(&client);
+    ex_abandon(&server);
+    return failed;
+}
+
+static int demo_numbers_agree(void *arg)
+{
+    int failed = 0;
+    struct ex_run r = {.pid = 0};
+    (void)arg;
+    EXPECT(ex_start(&r, (char *[]){"/ex/pidns_peer", NULL}) == 0, "fork");
+    EXPECT(ex_finish(&r, 5000) == 0, "%s", r.out);
+    long c = number_after(r.out, "made the client, PID ");
+    EXPECT(c > 1, "%s", r.out);
+    EXPECT_LINE(r.out, "server: SO_PEERCRED: the client is PID %ld\n", c);
+    EXPECT_LINE(r.out, "fdinfo Pid: %ld, NSpid: %ld 1\n", c, c);
+    EXPECT_LINE(r.out, "[client] getpid() = 1; SO_PEERCRED: the server is PID 0\n");
+    EXPECT_LINE(r.out, "server: waitid(P_PIDFD): si_pid %ld, exit status 7\n", c);
+    EXPECT_LINE(r.out, "server: the pidfd's fdinfo now: Pid: -1, NSpid: -1\n");
+    EXPECT_LINE(r.out, "server: SO_PEERCRED still says PID %ld; kill(%ld, 0): ESRCH\n", c, c);
+    EXPECT(ex_no_process_left(), "the client outlived the demo");
+out:
+    ex_abandon(&r);
+    return failed;
+}
+
+static int kept_numbers_per_reader(void *arg)
+{
+    int failed = 0;
+    struct ex_run r = {.pid = 0};
+    (void)arg;
+    EXPECT(ex_start(&r, (char *[]){"/ex/pidns_kept", NULL}) == 0, "fork");
+    EXPECT(ex_finish(&r, 5000) == 0, "%s", r.out);
+    long a = number_after(r.out, "A is PID 1 in its namespace and ");
+    EXPECT(a > 1, "%s", r.out);
+    EXPECT_LINE(r.out, "[parent] F_GETOWN: %ld\n", a);
+    EXPECT_LINE(r.out, "[A     ] F_GETOWN: 1\n");
+    EXPECT_LINE(r.out, "[B     ] F_GETOWN: 0\n");
+    EXPECT_LINE(r.out, "[B     ] mq_notify's signal: si_pid 0\n");
+    EXPECT_LINE(r.out, "[parent] mq_notify's signal: si_pid %ld\n", a);
+    EXPECT_LINE(r.out, "[A     ] mq_notify's signal: si_pid 0\n");
+    EXPECT_LINE(r.out, "[B     ] read one of them: pid 0\n");
+    EXPECT_LINE(r.out, "[parent] read one of them: pid %ld\n", a);
+    EXPECT(ex_no_process_left(), "A or B outlived the program");
+out:
+    ex_abandon(&r);
+    return failed;
+}
+
+#define BOTH_WAYS(fn)                                                                              \
+    static void test_##fn(void **state)                                                            \
+    {                                                                                              \
+        (void)state;                                                                               \
+        TL_REQUIRE_ROOT();                                                                         \
+        ex_run_test(fn, NULL, false);                                                              \
+    }                                                                                              \
+    static void test_##fn##_as_nobody(void **state)                                                \
+    {                                                                                              \
+        (void)state;                                                                               \
+        TL_REQUIRE_ROOT(); /* to become nobody */                                                  \
+        ex_run_test(fn, NULL, true);                                                               \
+    }
+BOTH_WAYS(server_keeps_a_pidfd)
+BOTH_WAYS(demo_numbers_agree)
+BOTH_WAYS(kept_numbers_per_reader)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_server_keeps_a_pidfd),
+        cmocka_unit_test(test_server_keeps_a_pidfd_as_nobody),
+        cmocka_unit_test(test_demo_numbers_agree),
+        cmocka_unit_test(test_demo_numbers_agree_as_nobody),
+        cmocka_unit_test(test_kept_numbers_per_reader),
+        cmocka_unit_test(test_kept_numbers_per_reader_as_nobody),
+    };
+    return cmocka_run_group_tests(tests, ex_load, ex_unload);
+}
