@@ -89,8 +89,10 @@ static int pump(int ms)
     ssize_t n = read(master, buf, sizeof buf);
     if (n <= 0)
         return 0;
-    if (transcript != NULL)
+    if (transcript != NULL) { /* at once: a test may wait for a line in it */
         fwrite(buf, 1, (size_t)n, transcript);
+        fflush(transcript);
+    }
     take(buf, (size_t)n);
     return 1;
 }
