@@ -213,9 +213,10 @@ check-layering: $(LIBTUTOR) $(O)/obj/shell/main.o
 #   learner_wrong_first  (149 s), learner_straight (70 s),
 #   learner_resume (62 s): whole lessons at a terminal
 #   test_docs, test_handbook, test_install: build the docs (400+ s)
+#   classroom_limits     lessons 8, 14, 16 and 1 under ulimit -u (195 s)
 QUICK_SKIP = lessons_auto_all learner_verdicts lessons_export lessons_export_route \
 	lessons_wrong_attempts learner_real_lessons host_readonly learner_wrong_first \
-	learner_straight learner_resume test_docs test_handbook test_install
+	learner_straight learner_resume test_docs test_handbook test_install classroom_limits
 QUICK_E2E = $(filter-out $(patsubst %,tests/e2e/%.sh,$(QUICK_SKIP)),$(wildcard tests/e2e/*.sh))
 #
 # The runners mostly wait (30 CPU-seconds in 60-150 s of wall time), so four

@@ -28,3 +28,14 @@ check-kernels: all
 check-kernels-ci: all
 	@O=$(O) KERNELS_CACHE=$(KERNELS_CACHE) FRESH_CACHE=$(FRESH_CACHE) KERNELS_BOOTS=ci \
 		KERNELS_PACKAGES="$(KERNELS_PACKAGES)" sh tests/kernels/check-kernels.sh
+
+# make check-cgroup: the bound per lab (shell/lab/lab_cgroup.c) on a real
+# cgroup v2 in the same guest: learners' cgroups delegated the way systemd
+# delegates them, one learner's fork loop held at the lab's pids.max while
+# another's lesson passes, --doctor where nothing is delegated, and the loop
+# without the bound as the control. Needs root; about 10 minutes (TCG). See
+# tests/kernels/cgroup.sh.
+.PHONY: check-cgroup
+check-cgroup: all
+	@O=$(O) KERNELS_CACHE=$(KERNELS_CACHE) FRESH_CACHE=$(FRESH_CACHE) \
+		KERNELS_PACKAGES="$(KERNELS_PACKAGES)" sh tests/kernels/cgroup.sh

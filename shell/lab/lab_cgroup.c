@@ -2,8 +2,10 @@
 /* lab_cgroup.c: a bound per lab in a delegated cgroup v2 (see lab_cgroup.h). */
 #include "lab/lab_cgroup.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -137,6 +139,35 @@ static int cgroup_refused(char *why, size_t len)
     return 0;
 }
 
+/* The children of the parent that a tutor made and could not remove (killed,
+ * or its lab's last process still exiting): those whose tutor is gone, and
+ * our own from a lab before this one. rmdir fails on a cgroup that still
+ * holds a process, so one in use stays. */
+static void cgroup_sweep(int parent_fd)
+{
+    int fd = dup(parent_fd);
+    DIR *d = fd == -1 ? NULL : fdopendir(fd);
+    struct dirent *e;
+    size_t n = strlen(LAB_CGROUP_PREFIX);
+
+    if (d == NULL) {
+        if (fd != -1)
+            close(fd);
+        return;
+    }
+    while ((e = readdir(d)) != NULL) {
+        char *end;
+        if (strncmp(e->d_name, LAB_CGROUP_PREFIX, n) != 0)
+            continue;
+        long pid = strtol(e->d_name + n, &end, 10);
+        if (*end != '\0' || pid <= 0)
+            continue;
+        if (pid == (long)getpid() || (kill((pid_t)pid, 0) == -1 && errno == ESRCH))
+            unlinkat(parent_fd, e->d_name, AT_REMOVEDIR);
+    }
+    closedir(d);
+}
+
 void lab_cgroup_enter(struct lab_cgroup *cg)
 {
     char own[400], parent[500], home[900];
@@ -153,9 +184,11 @@ void lab_cgroup_enter(struct lab_cgroup *cg)
                              sizeof cg->why) == -1)
         return;
     snprintf(home, sizeof home, "%s%s/cgroup.procs", LAB_CGROUP_ROOT, own);
-    snprintf(cg->name, sizeof cg->name, "pidns-tutor-lab.%ld", (long)getpid());
+    snprintf(cg->name, sizeof cg->name, "%s%ld", LAB_CGROUP_PREFIX, (long)getpid());
     cg->parent_fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     cg->home_procs_fd = open(home, O_WRONLY | O_CLOEXEC);
+    if (cg->parent_fd != -1)
+        cgroup_sweep(cg->parent_fd);
     if (cg->parent_fd == -1 || cg->home_procs_fd == -1 ||
         mkdirat(cg->parent_fd, cg->name, 0755) == -1) {
         snprintf(cg->why, sizeof cg->why, "cannot make %.100s/%.60s: %s", parent, cg->name,

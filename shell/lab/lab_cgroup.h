@@ -21,6 +21,8 @@
 
 #define LAB_CGROUP_PIDS_MAX_DEFAULT "512"
 #define LAB_CGROUP_MEMORY_MAX_DEFAULT "1G"
+/* Our child cgroup's name: the prefix and the PID of the tutor. */
+#define LAB_CGROUP_PREFIX "pidns-tutor-lab."
 
 /* Our cgroup v2 path ("/user.slice/...") from the text of /proc/self/cgroup:
  * its "0::" line. -1 when there is none. */

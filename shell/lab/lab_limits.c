@@ -4,6 +4,7 @@
  * few milliseconds.
  */
 #include "lab/lab_limits.h"
+#include "lab/lab_cgroup.h"
 #include "lab/lab_internal.h"
 #include "procfs/procfs.h"
 
@@ -33,6 +34,36 @@ static void limits_count_tasks(long uid, long *all, long *mine)
         *all = *mine = LAB_LIMITS_UNKNOWN;
 }
 
+/* The forks refused by a pids.max since the last look: the "max" count of
+ * pids.events in our own cgroup (where the forking processes are; the kernel
+ * counts there whichever limit on the path refused). The lab's own cgroup
+ * starts at 0; in another, the first look only takes the count so far. */
+static void limits_pids_hits(struct lab_limits *l, const char *base, const char *rel)
+{
+    static char seen_path[600];
+    static long seen;
+    char path[600], line[128];
+    long count = -1;
+
+    if (base == NULL)
+        return;
+    snprintf(path, sizeof path, "%s%s/pids.events", base, strcmp(rel, "/") == 0 ? "" : rel);
+    FILE *f = fopen(path, "re");
+    while (f != NULL && fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "max %ld", &count) == 1)
+            break;
+    if (f != NULL)
+        fclose(f);
+    if (count < 0)
+        return;
+    if (strcmp(path, seen_path) != 0) {
+        snprintf(seen_path, sizeof seen_path, "%s", path);
+        seen = strstr(path, "/" LAB_CGROUP_PREFIX) != NULL ? 0 : count;
+    }
+    l->pids_hits = count > seen ? count - seen : 0;
+    seen = count;
+}
+
 /* The pids cgroup of this process (v2 "0::PATH", else v1 "N:pids:PATH"),
  * and the tightest pids.max from it up to the root. */
 static void limits_pids(struct lab_limits *l)
@@ -56,6 +87,7 @@ static void limits_pids(struct lab_limits *l)
     }
     if (f != NULL)
         fclose(f);
+    limits_pids_hits(l, base, rel);
     for (int more = base != NULL; more;) {
         snprintf(dir, sizeof dir, "%.40s%.199s", base, strcmp(rel, "/") == 0 ? "" : rel);
         char file[600];

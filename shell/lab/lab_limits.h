@@ -32,6 +32,9 @@ struct lab_limits {
     long pids_max;            /* tightest pids.max of our cgroup and its parents */
     long pids_current;        /* pids.current of that cgroup */
     char pids_cgroup[256];    /* that cgroup's directory ("" if none has a limit) */
+    long pids_hits;           /* forks a pids.max refused in our cgroup (pids.events
+                               * "max") since the last gather: a limit hit even when
+                               * the processes that hit it are gone */
     long max_pid_namespaces;  /* user.max_pid_namespaces here, UNKNOWN if unread */
     long max_user_namespaces; /* user.max_user_namespaces here */
     long pid_max;             /* kernel.pid_max */

@@ -7,9 +7,11 @@
  * administrator's, and a learner's lab should live within them.
  */
 #include "lab/lab_limits.h"
+#include "lab/lab_cgroup.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 enum limits_which { LIMITS_NONE, LIMITS_NPROC, LIMITS_PIDS, LIMITS_PID_MAX, LIMITS_THREADS_MAX };
 
@@ -56,8 +58,15 @@ static int limits_tasks(const struct lab_limits *l, char *problem, size_t plen, 
         snprintf(who, sizeof who, "%ld:%ld", l->uid, l->uid);
 
     enum limits_which which = limits_tightest(l, &room);
+    /* The kernel counted a fork refused by a pids.max: that one, whatever
+     * room it has now (the runner stops what a command left before this is
+     * asked, so the loop that filled it is gone). */
+    int hit = l->pids_hits > 0 && l->pids_max >= 0;
+    if (hit)
+        which = LIMITS_PIDS;
+    int own = which == LIMITS_PIDS && strstr(l->pids_cgroup, "/" LAB_CGROUP_PREFIX) != NULL;
     /* Plenty of room left in every limit: none of them explains it now. */
-    if (which != LIMITS_NONE && room > 4 * LAB_LIMITS_NEED_TASKS)
+    if (which != LIMITS_NONE && room > 4 * LAB_LIMITS_NEED_TASKS && !hit)
         which = LIMITS_NONE;
     switch (which) {
     case LIMITS_NPROC:
@@ -78,6 +87,19 @@ static int limits_tasks(const struct lab_limits *l, char *problem, size_t plen, 
                      who, limits_suggest(l->user_tasks), l->nproc_hard);
         return 0;
     case LIMITS_PIDS:
+        if (own) {
+            snprintf(problem, plen,
+                     "this lab may hold %ld tasks at once (pids.max %ld of its own cgroup %s, "
+                     "the bound per lab; %ld now), and a lesson needs about %d",
+                     l->pids_max, l->pids_max, l->pids_cgroup, l->pids_current,
+                     LAB_LIMITS_NEED_TASKS);
+            snprintf(fix, flen,
+                     "the bound keeps a fork loop from taking the machine's PIDs from other "
+                     "learners: `cleanup` stops what runs in the lab; for a larger bound, start "
+                     "pidns-tutor with PIDNS_TUTOR_LAB_PIDS_MAX=%ld",
+                     limits_suggest(l->pids_max));
+            return 0;
+        }
         snprintf(problem, plen,
                  "your cgroup %s may hold %ld tasks at once (pids.max; %ld now), and a lesson "
                  "needs about %d",

@@ -9,6 +9,7 @@
 #include "tutor/roster.h"
 #include "tutor/tutor.h"
 #include "tutor/tutor_cursor.h"
+#include "tutor/tutor_private.h"
 #include "session/lineedit.h"
 #include "render/tee.h"
 
@@ -87,6 +88,9 @@ int session_open(struct shell *sh, const struct session_options *o)
     sh->colour_err = sh->render.colour && isatty(STDERR_FILENO);
     shell_find_dirs(&sh->dirs, exe, o->lessons_dir);
     progress_open(&sh->progress, NULL, stderr);
+    char said[1024];
+    if (tutor_private_tighten(&sh->progress, said, sizeof said))
+        render_text(&sh->render, RENDER_NOTE, said);
     if (sh->progress.writable && snprintf(sh->history_path, sizeof sh->history_path, "%s/history",
                                           sh->progress.dir) >= (int)sizeof sh->history_path)
         sh->history_path[0] = '\0';

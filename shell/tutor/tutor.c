@@ -310,7 +310,8 @@ static int run_command(struct shell *sh, const char *command, int mode, const ch
         note_limit(sh, NULL, EAGAIN);
     } else if (out != NULL) {
         annotate(sh, out);
-        if (status != 0)
+        /* A program may report a fork's EAGAIN and still exit 0. */
+        if (status != 0 || lab_limits_error_in(out) == EAGAIN)
             note_limit(sh, out, 0);
         if (!sh->erofs_noted && strstr(out, "Read-only file system") != NULL) {
             sh->erofs_noted = 1;

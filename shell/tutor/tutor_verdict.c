@@ -11,9 +11,11 @@
 #include "tutor/tutor_code.h"
 #include "tutor/tutor_conditions.h"
 #include "lab/lab.h"
+#include "lab/lab_limits.h"
 #include "lesson/lesson.h"
 #include "util/io.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -329,4 +331,10 @@ void tutor_verdict_show(struct shell *sh, const struct lesson_block *ex,
     if (show_conditions(sh, v, verbose) == 0)
         render_text(&sh->render, RENDER_BAD,
                     "  (this check names no conditions: it refuses what the lab shows now)");
+    /* A fork refused inside a command substitution leaves no words to see:
+     * a limit on tasks with little room left (or one the kernel counted)
+     * is named, none otherwise. */
+    char note[1024];
+    if (lab_limits_note(NULL, EAGAIN, note, sizeof note) == 0)
+        render_text(&sh->render, RENDER_NOTE, note);
 }

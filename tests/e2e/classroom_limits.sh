@@ -38,6 +38,37 @@ check "nproc 20: the lesson names RLIMIT_NPROC, its value and the administrator'
     sh -c "tr '\n' ' ' <'$out' | sed 's/  */ /g' | grep -q 'a limit was hit: your account may run 20 processes at once (ulimit -u, RLIMIT_NPROC; [0-9]* run now), and a lesson needs about 64. The administrator raises it: .$uid_a:$uid_a - nproc 512. in /etc/security/limits.conf'"
 check "nproc 20: no sudo suggested" sh -c "! grep -qi sudo '$out'"
 
+# Lessons 14 and 16 under ulimit -u 12, side by side (uids of their own):
+# every fork failure they print ("Cannot fork", "fork failed: Resource
+# temporarily unavailable", pidns_max_depth's "unexpected error" that exits
+# 0) is followed by the note naming RLIMIT_NPROC, and no failure stands alone.
+# Lesson 16 is cut after 150 s: its step 5 waits in an `until` loop for a
+# process whose fork failed, which spins until the lab ends, and step 7's
+# checks then take minutes (steps 2 to 6 are done in about 60 s).
+for l in 14 16; do
+    mkdir -m 777 "$scratch/n$l"
+    as $((uid_a + l)) 12 "$scratch/n$l" timeout 150 "$tutor" --auto $l >"$scratch/nproc$l" 2>&1 &
+done
+wait
+# counts FILE: how many fork failures FILE prints, and how many of them have
+# no note naming RLIMIT_NPROC within the 3 lines after.
+counts() {
+    awk '/Cannot fork|Resource temporarily unavailable|fork failed/ && !/a limit was hit/ { raw++; due[raw] = NR + 3 }
+        /a limit was hit: your account may run 12 processes at once/ {
+            for (i in due) if (NR <= due[i]) delete due[i] }
+        END { left = 0; for (i in due) left++; print raw + 0, left }' "$1"
+}
+for l in 14 16; do
+    set -- $(counts "$scratch/nproc$l")
+    check "nproc 12: lesson $l fails ($(grep -c "^lesson $l, step [0-9]* (.*): FAILED" "$scratch/nproc$l") steps), and each of its $1 fork failures is explained ($2 not)" \
+        sh -c "grep -q '^lesson $l, step [0-9]* (.*): FAILED' '$scratch/nproc$l' && [ $1 -gt 0 ] && [ $2 -eq 0 ]"
+done
+# A lab cut by timeout ends within seconds (its init is killed with the shell).
+i=0
+while [ $i -lt 20 ] && ps -u "$((uid_a + 14)),$((uid_a + 16))" -o pid= | grep -q .; do sleep 0.5; i=$((i + 1)); done
+check "nproc 12: nothing of lessons 14 and 16 is left running" \
+    sh -c "! ps -u '$((uid_a + 14)),$((uid_a + 16))' -o pid= | grep -q ."
+
 # A lesson's unshare under user.max_pid_namespaces=1 (set in a user namespace
 # of the test's own: the host's value is never touched).
 printf 'sh unshare -p -f true\nrun multi_pidns 3\nquit\n' |

@@ -339,6 +339,36 @@ row_env_nproc_doctor() {
     (cd /tmp && as_learner 3 "$TUTOR" --doctor | grep -A1 '^NO') >"$out.1" 2>"$out.2"
     rc=$?
 }
+# Where no cgroup v2 is delegated (root's, here): the administrator's settings.
+row_env_no_bound_doctor() {
+    if "$TUTOR" --doctor | grep -q '^ok    a bound per lab'; then
+        rc=skip why="this session has a delegated cgroup v2: the lab bounds itself"
+        return
+    fi
+    (cd "$tmp/work" && "$TUTOR" --doctor | grep -A1 'bound per lab') >"$out.1" 2>"$out.2"
+    rc=$?
+}
+row_env_lab_pids_max() {
+    if ! PIDNS_TUTOR_LAB_CGROUP=1 "$TUTOR" --doctor | grep -q '^ok    a bound per lab'; then
+        rc=skip why="needs a delegated cgroup v2 (make check-cgroup runs the bound in a guest)"
+        return
+    fi
+    (cd "$tmp/work" && printf '%s\n' 'sh for i in $(seq 40); do sleep 2 & done; wait' quit |
+        env COLUMNS=400 PIDNS_TUTOR_LAB_CGROUP=1 PIDNS_TUTOR_LAB_PIDS_MAX=30 "$TUTOR") \
+        >"$out.1" 2>"$out.2"
+    rc=$?
+}
+# An older tutor's modes, in a home of the row's own.
+row_env_answers_readable() {
+    h=$tmp/readable-home
+    mkdir -p "$h/pidns-exercises/01-two-pids" && echo 'int x;' >"$h/pidns-exercises/01-two-pids/two_pids.c" &&
+        chmod -R go+rX "$h/pidns-exercises" || return
+    (cd "$tmp/work" && echo quit | env COLUMNS=400 HOME="$h" XDG_STATE_HOME="$tmp/readable-state" "$TUTOR") \
+        >"$out.1" 2>"$out.2"
+    rc=$?
+    [ "$(stat -c %a "$h/pidns-exercises" "$h/pidns-exercises/01-two-pids/two_pids.c" | tr '\n' ' ')" = "700 600 " ] ||
+        echo "modes not made private: $(stat -c %a "$h/pidns-exercises" "$h/pidns-exercises/01-two-pids/two_pids.c")" >>"$out.2"
+}
 row_env_pidns_sysctl_command() {
     printf 'sh unshare -p -f true\nquit\n' | (cd "$tmp/work" && env COLUMNS=400 PATH="$abs_build:$PATH" \
         unshare -U -r sh -c 'echo 1 >/proc/sys/user/max_pid_namespaces && exec pidns-tutor') \

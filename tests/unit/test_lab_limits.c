@@ -85,6 +85,27 @@ static void test_pids_max_and_machine(void **state)
          "your cgroup /sys/fs/cgroup/user.slice/user-1000.slice may hold 100 tasks "
          "at once (pids.max; 95 now)",
          "`systemctl set-property user-1000.slice TasksMax=");
+    /* The lab's own bound, with room again (the runner stopped the fork
+     * loop before the question): named when pids.events counted a refusal,
+     * not otherwise (lessons 17 and 21's "Cannot fork" is ENOMEM). */
+    l = roomy();
+    l.pids_max = 512;
+    l.pids_current = 5;
+    snprintf(l.pids_cgroup, sizeof l.pids_cgroup, "/sys/fs/cgroup/a.slice/" LAB_CGROUP_PREFIX "77");
+    says(&l, EAGAIN, NULL, NULL);
+    l.pids_hits = 3;
+    says(&l, EAGAIN,
+         "this lab may hold 512 tasks at once (pids.max 512 of its own cgroup "
+         "/sys/fs/cgroup/a.slice/" LAB_CGROUP_PREFIX "77, the bound per lab; 5 now)",
+         "start pidns-tutor with PIDNS_TUTOR_LAB_PIDS_MAX=768");
+    l.nproc = 40; /* counted by the kernel: pids.max, though RLIMIT_NPROC is tighter now */
+    says(&l, EAGAIN, "this lab may hold 512 tasks", "PIDNS_TUTOR_LAB_PIDS_MAX");
+    l.pids_hits = 0;
+    says(&l, EAGAIN, "may run 40 processes at once", "nproc");
+    snprintf(l.pids_cgroup, sizeof l.pids_cgroup, "/sys/fs/cgroup/a.slice/term.scope");
+    l.pids_hits = 1;
+    says(&l, EAGAIN, "your cgroup /sys/fs/cgroup/a.slice/term.scope may hold 512 tasks",
+         "TasksMax=");
     l = roomy();
     l.pid_max = 320;
     says(&l, EAGAIN, "the machine runs 300 tasks and allows 320 (kernel.pid_max)",
