@@ -19,15 +19,16 @@ wrongs=$(cat lessons/[0-9]*-*.adoc | grep -c '^\[\.wrong\]$')
 
 # The routes run side by side (each with its own state directory), their
 # results printed in order; the host's /procN mounts are counted before and
-# after both. A route is killed after 600 s (a hang: side by side on a
-# 2-CPU machine loaded by other work, one took over 300 s).
+# after both. A route is killed after 40 s a lesson (a hang: 1080 s for 27
+# lessons; side by side on a 2-CPU machine at load 20, the ASan build took
+# over 600 s for 27; unloaded, the plain build takes about 8 s a lesson).
 run_route() { # $1 = name, then options
     name=$1
     shift
     mkdir -p "$scratch/state/$name"
     # Wide lines: a failing step's line ("lesson N, step K (title): FAILED")
     # stays whole for the grep below, not wrapped at 80 columns.
-    COLUMNS=400 XDG_STATE_HOME="$scratch/state/$name" timeout -s KILL 600 "$TUTOR" "$@" --auto all --lessons lessons \
+    COLUMNS=400 XDG_STATE_HOME="$scratch/state/$name" timeout -s KILL $((count * 40)) "$TUTOR" "$@" --auto all --lessons lessons \
         </dev/null >"$scratch/$name.out" 2>&1
     echo $? >"$scratch/$name.rc"
 }
