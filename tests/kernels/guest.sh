@@ -81,7 +81,7 @@ auto() { # NAME WHO LESSON OPTIONS
     of=$(echo $files | wc -w)
     want=$(gated $files)
     t=$(date +%s)
-    as "$2" "$log" "XDG_STATE_HOME=\$(mktemp -d) timeout -s KILL 1500 $O/pidns-tutor $4 --auto $3 --lessons lessons"
+    as "$2" "$log" "XDG_STATE_HOME=\$(mktemp -d) timeout -s KILL ${KERNELS_AUTO_TIMEOUT:-2400} $O/pidns-tutor $4 --auto $3 --lessons lessons"
     rc=$?
     passed=$(flat "$log" | grep -o 'lesson [0-9]* ([0-9a-z-]*): passed' | wc -l)
     skipped=$(flat "$log" | grep -o 'skipped, kernel: needs Linux [0-9.]*' | wc -l)
@@ -89,6 +89,7 @@ auto() { # NAME WHO LESSON OPTIONS
     [ $rc -eq 0 ] && [ "$passed" -eq "$of" ] && [ "$skipped" -eq "$want" ] &&
         flat "$log" | grep -q -- "--auto: $of lesson(s) run, 0 failed" && verdict=ok
     row "$1" "--auto $3" "$passed/$of" "$skipped/$want" $verdict $(($(date +%s) - t))
+    [ $rc -eq 137 ] && say "  $1, --auto $3: killed after ${KERNELS_AUTO_TIMEOUT:-2400} s (KERNELS_AUTO_TIMEOUT)"
     # The failed steps, named (their output is in the log).
     [ $verdict = ok ] || flat "$log" | grep -o 'lesson [0-9]*, step [0-9]* ([^)]*): FAILED' |
         sed 's/^/kernels:   /'
