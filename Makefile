@@ -224,8 +224,9 @@ QUICK_E2E = $(filter-out $(patsubst %,tests/e2e/%.sh,$(QUICK_SKIP)),$(wildcard t
 # of which failed once at 4 on the loaded machine: lab_verdict_reuse, whose
 # control needs the kernel to hand a freed namespace number to the test (a
 # runner beside it making namespaces takes it first), and learner_code,
-# whose wrong program is timed against the check (lesson 1's C exercise
-# under load, as in issue 24; it passes alone and in make check).
+# whose watch case saves a file while the shell builds and checks (its
+# saver read a transcript written only at exit until pty_drive flushed it:
+# commit 'tests: pty_drive writes its transcript as it goes').
 QUICK_JOBS ?= 4
 QUICK_SERIAL ?= lab_verdict_reuse learner_code
 check-quick: all check-headers
