@@ -199,7 +199,9 @@ static int probeMain(void *arg)
 {
     (void)arg;
     struct stat st;
-    struct probe r = {0, ID_UNKNOWN, 0};
+    struct probe r;
+    memset(&r, 0, sizeof r); /* its padding too: the struct is written whole to a pipe */
+    r.id = ID_UNKNOWN;
     char what = 0;
     int fd = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
     if (fd == -1 || fstat(fd, &st) == -1)

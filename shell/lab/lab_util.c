@@ -154,18 +154,3 @@ long lab_read_number(const char *path, long missing, long unlimited)
         return missing;
     return strtol(buf, NULL, 10);
 }
-
-int lab_await_signals(struct lab *lab, double bound_seconds)
-{
-    struct timespec start, now;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    for (;;) {
-        if (procfs_signals_undelivered(lab_path(lab, "/proc")) <= 0)
-            return 0; /* none left, or the lab's /proc is unreadable: nothing to wait for */
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if ((double)(now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9 >=
-            bound_seconds)
-            return 1;
-        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
-    }
-}

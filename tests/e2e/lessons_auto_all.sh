@@ -42,7 +42,8 @@ verdict() { # $1 = name
         ok "--auto all, $name: $count lessons passed, their checks refused all $wrongs wrong attempts, no process, mount or /procN left"
     else
         not_ok "--auto all, $name (exit status $rc; $refused of $wrongs wrong attempts refused; host /procN mounts $before before, $after after); the failing steps:" \
-            "$(grep -B 3 -E 'FAILED|not what the lesson expected|failed' "$scratch/$name.out" | head -40)"
+            "$(grep -E '^lesson [0-9]+(, step [0-9]+)? \(.*\): FAILED|--auto: ' "$scratch/$name.out" | head -20
+               grep -B 12 -E '\): FAILED$' "$scratch/$name.out" | head -60)"
     fi
 }
 

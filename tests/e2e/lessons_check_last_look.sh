@@ -15,5 +15,5 @@ rc=$?
 check "--auto: a solution's job ending during the check's look passes (status $rc)" [ $rc -eq 0 ]
 check "--auto: the solution went to the background first" grep -q "keeps running in the background as job" "$out"
 check "--auto: the lesson passed" grep -q "lesson 1 (01-last-look): passed" "$out"
-[ $fails -eq 0 ] || sed 's/^/  | /' "$out"
+[ "$failed" -eq 0 ] || sed 's/^/  | /' "$out"
 finish

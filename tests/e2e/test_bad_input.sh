@@ -350,7 +350,7 @@ row_env_no_bound_doctor() {
 }
 row_env_lab_pids_max() {
     if ! PIDNS_TUTOR_LAB_CGROUP=1 "$TUTOR" --doctor | grep -q '^ok    a bound per lab'; then
-        rc=skip why="needs a delegated cgroup v2 (make check-cgroup runs the bound in a guest)"
+        rc=skip why="kernel: no cgroup v2 delegated to this session here (its pids controller is elsewhere, or not ours); make check-cgroup runs the bound in a guest"
         return
     fi
     (cd "$tmp/work" && printf '%s\n' 'sh for i in $(seq 40); do sleep 2 & done; wait' quit |
