@@ -348,16 +348,6 @@ row_env_no_bound_doctor() {
     (cd "$tmp/work" && "$TUTOR" --doctor | grep -A1 'bound per lab') >"$out.1" 2>"$out.2"
     rc=$?
 }
-row_env_lab_pids_max() {
-    if ! PIDNS_TUTOR_LAB_CGROUP=1 "$TUTOR" --doctor | grep -q '^ok    a bound per lab'; then
-        rc=skip why="kernel: no cgroup v2 delegated to this session here (its pids controller is elsewhere, or not ours); make check-cgroup runs the bound in a guest"
-        return
-    fi
-    (cd "$tmp/work" && printf '%s\n' 'sh for i in $(seq 40); do sleep 2 & done; wait' quit |
-        env COLUMNS=400 PIDNS_TUTOR_LAB_CGROUP=1 PIDNS_TUTOR_LAB_PIDS_MAX=30 "$TUTOR") \
-        >"$out.1" 2>"$out.2"
-    rc=$?
-}
 # An older tutor's modes, in a home of the row's own.
 row_env_answers_readable() {
     h=$tmp/readable-home
