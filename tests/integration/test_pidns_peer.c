@@ -19,19 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static long number_after(const char *out, const char *prefix)
-{
-    const char *at = strstr(out, prefix);
-    return at == NULL ? -1 : strtol(at + strlen(prefix), NULL, 10);
-}
-
-#define EXPECT_LINE(out, ...)                                                                      \
-    do {                                                                                           \
-        char line_[256];                                                                           \
-        snprintf(line_, sizeof line_, __VA_ARGS__);                                                \
-        EXPECT(strstr(out, line_) != NULL, "missing line '%s' in:\n%s", line_, out);               \
-    } while (0)
-
 /* The Pid: of the first pidfd process 'pid' holds, as our /proc numbers it;
  * -2 when it holds none. */
 static long held_pidfd_pid(pid_t pid)
@@ -100,7 +87,7 @@ static int demo_numbers_agree(void *arg)
     (void)arg;
     EXPECT(ex_start(&r, (char *[]){"/ex/pidns_peer", NULL}) == 0, "fork");
     EXPECT(ex_finish(&r, 5000) == 0, "%s", r.out);
-    long c = number_after(r.out, "made the client, PID ");
+    long c = tl_number_after(r.out, "made the client, PID ");
     EXPECT(c > 1, "%s", r.out);
     EXPECT_LINE(r.out, "server: SO_PEERCRED: the client is PID %ld\n", c);
     EXPECT_LINE(r.out, "fdinfo Pid: %ld, NSpid: %ld 1\n", c, c);
@@ -121,7 +108,7 @@ static int kept_numbers_per_reader(void *arg)
     (void)arg;
     EXPECT(ex_start(&r, (char *[]){"/ex/pidns_kept", NULL}) == 0, "fork");
     EXPECT(ex_finish(&r, 5000) == 0, "%s", r.out);
-    long a = number_after(r.out, "A is PID 1 in its namespace and ");
+    long a = tl_number_after(r.out, "A is PID 1 in its namespace and ");
     EXPECT(a > 1, "%s", r.out);
     EXPECT_LINE(r.out, "[parent] F_GETOWN: %ld\n", a);
     EXPECT_LINE(r.out, "[A     ] F_GETOWN: 1\n");

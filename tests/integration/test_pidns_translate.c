@@ -205,21 +205,6 @@ static void test_credentials_arrive_translated_both_ways_as_nobody(void **state)
     ex_run_test(harness_sends_and_receives, NULL, true);
 }
 
-/* The number after 'prefix' in the output, -1 if absent. */
-static long number_after(const char *out, const char *prefix)
-{
-    const char *at = strstr(out, prefix);
-    return at == NULL ? -1 : strtol(at + strlen(prefix), NULL, 10);
-}
-
-/* Asserts that 'line' (a printf format taking longs) appears in out. */
-#define EXPECT_LINE(out, ...)                                                                      \
-    do {                                                                                           \
-        char line_[256];                                                                           \
-        snprintf(line_, sizeof line_, __VA_ARGS__);                                                \
-        EXPECT(strstr(out, line_) != NULL, "missing line '%s' in:\n%s", line_, out);               \
-    } while (0)
-
 static int example_numbers_match_proc(void *arg)
 {
     int failed = 0;
@@ -229,8 +214,8 @@ static int example_numbers_match_proc(void *arg)
 
     EXPECT(ex_start(&r, (char *[]){"/ex/pidns_translate", "--wait", "--ioctl", NULL}) == 0, "fork");
     EXPECT(ex_read_until(&r, "Ctrl-C ends them\n", 5000), "output so far:\n%s", r.out);
-    long parent = r.pid, child = number_after(r.out, "clone() returned ");
-    EXPECT(number_after(r.out, "both keep running: the parent is ") == parent, "%s", r.out);
+    long parent = r.pid, child = tl_number_after(r.out, "clone() returned ");
+    EXPECT(tl_number_after(r.out, "both keep running: the parent is ") == parent, "%s", r.out);
     /* What /proc says, read by us. */
     snprintf(path, sizeof path, "/proc/%ld/status", child);
     snprintf(expect, sizeof expect, "%ld\t1", child);

@@ -138,13 +138,6 @@ static enum probes_who probes_who(void **state)
     return who;
 }
 
-/* The number written after the first occurrence of key, or -1 if absent. */
-static long probes_number_after(const char *out, const char *key)
-{
-    const char *p = strstr(out, key);
-    return p == NULL ? -1 : strtol(p + strlen(key), NULL, 10);
-}
-
 /* How many "  level N: PID" lines the NSpid part has; *last gets the last PID. */
 static int probes_nspid_levels(const char *out, long *last)
 {
@@ -152,7 +145,7 @@ static int probes_nspid_levels(const char *out, long *last)
     char key[32];
     for (;;) {
         snprintf(key, sizeof key, "  level %d: PID ", count);
-        long pid = probes_number_after(out, key);
+        long pid = tl_number_after(out, key);
         if (pid < 0)
             return count;
         *last = pid;
@@ -194,11 +187,11 @@ static void test_probe_run_directly_sees_its_parent_and_own_levels(void **state)
 
     tl_host_snapshot(&before);
     assert_int_equal(probes_run(probes_probe(), who, &out), 0);
-    assert_true(probes_number_after(out, "getppid() = ") > 0);
+    assert_true(tl_number_after(out, "getppid() = ") > 0);
     assert_non_null(strstr(out, "the parent is visible from here"));
     /* Relative to /proc: as many levels as the test itself has (one on a host). */
     assert_int_equal(probes_nspid_levels(out, &last), probes_own_levels());
-    assert_int_equal(last, probes_number_after(out, "getpid()  = "));
+    assert_int_equal(last, tl_number_after(out, "getpid()  = "));
     assert_non_null(strstr(out, "-> EPERM"));
     free(out);
     probes_assert_nothing_left(&before);
@@ -221,8 +214,8 @@ static void test_probe_as_init_of_a_child_namespace(void **state)
     tl_host_snapshot(&before);
     snprintf(cmd, sizeof cmd, "unshare -pf %s", probes_probe());
     assert_int_equal(probes_run(cmd, who, &out), 0);
-    assert_int_equal(probes_number_after(out, "getpid()  = "), 1);
-    assert_int_equal(probes_number_after(out, "getppid() = "), 0);
+    assert_int_equal(tl_number_after(out, "getpid()  = "), 1);
+    assert_int_equal(tl_number_after(out, "getppid() = "), 0);
     assert_non_null(strstr(out, "ancestor namespace that this"));
     assert_int_equal(probes_nspid_levels(out, &last), probes_own_levels() + 1);
     assert_int_equal(last, 1);
@@ -266,7 +259,7 @@ static void test_probe_after_unshare_without_fork_shows_no_children_link_yet(voi
     tl_host_snapshot(&before);
     snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=detect_leaks=0 unshare -p %s", probes_probe());
     assert_int_equal(probes_run(cmd, who, &out), 0);
-    assert_true(probes_number_after(out, "getppid() = ") > 0);
+    assert_true(tl_number_after(out, "getppid() = ") > 0);
     unsigned long own = probes_inode_after(out, "/proc/self/ns/pid              -> ");
     assert_true(own != 0);
     assert_non_null(strstr(out, "/proc/self/ns/pid_for_children: no target yet"));
@@ -300,8 +293,8 @@ static void test_probe_parents_marks_the_namespace_boundary(void **state)
 static void probes_check_kill_output(const char *out)
 {
     char line[128];
-    long parent = probes_number_after(out, "outside: this process is PID ");
-    long child = probes_number_after(out, "outside: clone(CLONE_NEWPID) -> ");
+    long parent = tl_number_after(out, "outside: this process is PID ");
+    long child = tl_number_after(out, "outside: clone(CLONE_NEWPID) -> ");
     int lines = 0;
 
     assert_true(parent > 0 && child > 0);
@@ -324,7 +317,7 @@ static void probes_check_kill_output(const char *out)
         if (strncmp(p + 1, "inside : ", 9) == 0 || strncmp(p + 1, "outside: ", 9) == 0)
             lines++;
     /* Probe lines, plus three that only inform: witness, clone, fork. */
-    assert_int_equal(probes_number_after(out, "summary: "), lines - 4);
+    assert_int_equal(tl_number_after(out, "summary: "), lines - 4);
     assert_non_null(strstr(out, " probes, all as the kernel documents\n"));
 }
 
@@ -376,8 +369,8 @@ static void test_probes_at_the_bottom_of_multi_pidns(void **state)
     snprintf(cmd, sizeof cmd, "%s 3 %s && %s 3 %s", multi, probes_probe(), multi,
              probes_kill_probe());
     assert_int_equal(probes_run(cmd, who, &out), 0);
-    assert_int_equal(probes_number_after(out, "getpid()  = "), 1);
-    assert_int_equal(probes_number_after(out, "getppid() = "), 0);
+    assert_int_equal(tl_number_after(out, "getpid()  = "), 1);
+    assert_int_equal(tl_number_after(out, "getppid() = "), 0);
     assert_int_equal(probes_nspid_levels(out, &last), probes_own_levels() + 3);
     assert_int_equal(last, 1);
     assert_non_null(strstr(out, "-> EPERM: the parent is outside"));

@@ -302,3 +302,9 @@ void tl_host_snapshot_free(struct tl_host_snapshot *snap)
     free(snap->root_list);
     snap->mounts = snap->root_list = NULL;
 }
+
+long tl_number_after(const char *out, const char *key)
+{
+    const char *at = strstr(out, key);
+    return at == NULL ? -1 : strtol(at + strlen(key), NULL, 10);
+}

@@ -83,6 +83,18 @@ void tl_run_as_root(int (*fn)(void));
         }                                                                                          \
     } while (0)
 
+/* Asserts (an EXPECT) that a line, a printf format with its arguments,
+ * appears in out; a failure prints the line and the whole output. */
+#define EXPECT_LINE(out, ...)                                                                      \
+    do {                                                                                           \
+        char line_[256];                                                                           \
+        snprintf(line_, sizeof line_, __VA_ARGS__);                                                \
+        EXPECT(strstr(out, line_) != NULL, "missing line '%s' in:\n%s", line_, out);               \
+    } while (0)
+
+/* The number written after the first occurrence of key in out, -1 if absent. */
+long tl_number_after(const char *out, const char *key);
+
 /* Seconds on the monotonic clock. */
 double tl_now(void);
 
