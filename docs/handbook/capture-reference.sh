@@ -8,7 +8,9 @@
 # Runs `TUTOR --no-color --auto all` (every step, solution and check, in the
 # tutor's private lab: nothing is left on the host), with PIDNS_TUTOR_TREES=1
 # so that the lab's namespace tree after each step that has one below the
-# lab's is printed too (for the pictures), and writes
+# lab's is printed too (for the pictures), and PIDNS_TUTOR_MARK_JOBS=1, so
+# that what a background job prints while a later command runs is marked and
+# kept apart from that command's output (it may come before or after it), and writes
 #   OUT_DIR/transcript.txt  what the tutor printed (one note a line: wide COLUMNS)
 #   OUT_DIR/meta            kernel=, machine=, date=, status= (passed, failed,
 #                           unavailable): the handbook names the kernel and date
@@ -28,7 +30,7 @@ status=unavailable
 if [ ! -x "$tutor" ]; then
     echo "capture-reference: $tutor is not built: no reference output" >&2
     : >"$tmp"
-elif COLUMNS=1000 PIDNS_TUTOR_TREES=1 "$tutor" --no-color --lessons "$lessons" --auto all >"$tmp" 2>&1 </dev/null; then
+elif COLUMNS=1000 PIDNS_TUTOR_TREES=1 PIDNS_TUTOR_MARK_JOBS=1 "$tutor" --no-color --lessons "$lessons" --auto all >"$tmp" 2>&1 </dev/null; then
     status=passed
 elif grep -q '^lesson [0-9]* (.*): passed' "$tmp"; then
     # Some lessons failed: the handbook shows the output of those that passed.

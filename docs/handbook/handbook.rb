@@ -77,6 +77,9 @@ module PidnsHandbook
     # The tutor's notes about an output (one a line, the capture uses wide COLUMNS).
     NOTE = /\A  (?:\(|\S+ has (?:one PID|\d+ PIDs)|\d+ is the child's PID|pid:\[\d+\] is )/.freeze
 
+    # The mark of a line a background job printed after its own step.
+    LATER = '[job] '
+
     attr_reader :meta
 
     def initialize(dir)
@@ -117,6 +120,9 @@ module PidnsHandbook
     private
 
     def parse(lines)
+      # What a background job printed later, while another command ran
+      # (PIDNS_TUTOR_MARK_JOBS, shell/render/tee.h): not that command's output.
+      lines = lines.reject { |l| l.start_with?(LATER) }
       runs = []
       trees = []
       i = 0

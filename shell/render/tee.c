@@ -36,6 +36,9 @@ struct relay {
     size_t line_len;
     int at_line_start; /* what was shown last ended a line (or nothing was) */
     const char *note;  /* to show once when due; NULL when none is left */
+    int mark_later;    /* PIDNS_TUTOR_MARK_JOBS: lines after the shell stopped
+                          waiting start with TEE_LATER_MARK */
+    int later;         /* the shell has stopped waiting (a job goes on) */
     int note_due;
     struct timespec note_at;
 };
@@ -74,6 +77,8 @@ static void show_note(struct relay *t)
 
 static void show_line(struct relay *t, size_t len)
 {
+    if (t->later && t->mark_later && t->at_line_start)
+        io_write_all(STDOUT_FILENO, TEE_LATER_MARK, strlen(TEE_LATER_MARK));
     show(t->render, t->line, len);
     t->at_line_start = t->line[len - 1] == '\n';
     if (t->note_due && t->at_line_start)
@@ -157,7 +162,10 @@ static int drain(struct relay *t, int data)
 static void relay_main(const struct render *r, int data, int control, int capture, const char *note,
                        int note_after_ms)
 {
-    struct relay t = {.render = r, .at_line_start = 1, .note = note};
+    struct relay t = {.render = r,
+                      .at_line_start = 1,
+                      .note = note,
+                      .mark_later = getenv("PIDNS_TUTOR_MARK_JOBS") != NULL};
     int open_data = 1;
 
     clock_gettime(CLOCK_MONOTONIC, &t.note_at);
@@ -186,6 +194,7 @@ static void relay_main(const struct render *r, int data, int control, int captur
             close(capture);
             close(control);
             control = -1;
+            t.later = 1;
         }
     }
     flush_partial(&t);

@@ -19,6 +19,12 @@
 
 struct tee;
 
+/* With PIDNS_TUTOR_MARK_JOBS set (the handbook's reference capture), what a
+ * background job prints after the shell stopped waiting for it starts each
+ * line with this, so a transcript tells it from the output of the command
+ * run at that moment (docs/handbook/capture-reference.sh). */
+#define TEE_LATER_MARK "[job] "
+
 /* Starts the relay (a child of the shell, so in the lab's PID namespace,
  * named "tutor-output", killed if the shell dies). NULL on failure. */
 struct tee *tee_start(const struct render *r);

@@ -161,6 +161,24 @@ else
     # As printed: the label may be wrapped in its column, so compare without blanks.
     tr -d ' \n' <"$tmp/page.txt" | grep -qiF "Referencerun(Linux$kernel,$date)" || bad="$bad $first(kernel $kernel and date $date not shown)"
     check "beside each pattern, the output of a reference run on Linux $kernel, $date" "$bad"
+    # What a job prints while a later command runs is marked in the
+    # transcript and kept out of that command's output: lesson 24's server
+    # speaks of its client during the next steps, before or after their
+    # output (in CI once after it, so the output failed its pattern and the
+    # page had 7 outputs for 8 patterns). Negative control: the line is there.
+    transcript=$docs/reference/transcript.txt
+    page=$docs/lessons/24-who-is-on-the-other-end.html
+    if [ ! -f "$page" ]; then
+        not_ok "a background job's later lines are marked and left out of the outputs" "no page $page"
+    elif ! grep -q '^\[job\] server: client 1: SO_PEERCRED' "$transcript"; then
+        not_ok "a background job's later lines are marked and left out of the outputs" \
+            "lesson 24's server line about its client is not marked '[job] ' in $transcript: $(grep -m1 'server: client 1' "$transcript")"
+    elif grep -q 'server: client 1' "$page"; then
+        not_ok "a background job's later lines are marked and left out of the outputs" \
+            "lesson 24's page shows the server's later line as a command's output: $(grep -m1 -o '.\{0,60\}server: client 1.\{0,40\}' "$page")"
+    else
+        ok "a background job's later lines are marked [job] in the reference run and left out of the outputs (lesson 24's server)"
+    fi
     # The pictures: a lesson whose reference run had a namespace below the
     # lab's has one SVG of the tree, beside its text; every namespace of the
     # text is a box, or counted in the line that ends a chain too deep to draw.
