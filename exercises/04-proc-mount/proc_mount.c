@@ -5,9 +5,9 @@
  * The parent creates a child in a new PID namespace (but in the parent's
  * mount namespace) with clone(). A procfs shows the PID namespace of the
  * process that mounts it, so the child mounts it: at DIR, which everybody
- * in the mount namespace sees. The child keeps it there for two seconds,
- * so that it can be looked at, and unmounts it before it exits: nothing
- * else would.
+ * in the mount namespace sees. The child keeps it there until its input
+ * ends (Ctrl-D at a terminal), so that it can be looked at, and unmounts
+ * it before it exits: nothing else would.
  *
  * The check runs it in a mount namespace of its own (unshare -m), with
  * output to a pipe, as `./proc_mount p`; while it runs, p/1 must be the
@@ -34,9 +34,13 @@ static int childMain(void *arg)
 
     /* TODO: mount a procfs ("proc", of type "proc") at dir; on failure,
      * perror("child: mount") and return 1. */
-    printf("child: PID %ld, a procfs at %s\n", (long)getpid(), dir);
+    printf("child: PID %ld, a procfs at %s until the end of input (Ctrl-D)\n", (long)getpid(), dir);
     fflush(stdout);
-    sleep(2);
+    /* Keep it mounted until our input ends (Ctrl-D at a terminal; the
+     * check's release): a fixed time could end before anybody looked. */
+    char buf[64];
+    while (read(STDIN_FILENO, buf, sizeof buf) > 0)
+        continue;
     /* TODO: unmount dir again; on failure, perror("child: umount") and
      * return 1. */
     return 0;

@@ -6,9 +6,9 @@
  * The parent creates a child in a new PID namespace (but in the parent's
  * mount namespace) with clone(). A procfs shows the PID namespace of the
  * process that mounts it, so the child mounts it: at DIR, which everybody
- * in the mount namespace sees. The child keeps it there for two seconds,
- * so that it can be looked at, and unmounts it before it exits: nothing
- * else would.
+ * in the mount namespace sees. The child keeps it there until its input
+ * ends (Ctrl-D at a terminal), so that it can be looked at, and unmounts
+ * it before it exits: nothing else would.
  *
  * Build: cc -std=gnu11 -Wall -Wextra -Werror -O2 -g -o proc_mount proc_mount.c
  * Run (as root, or in the tutorial's lab): mkdir -p p && ./proc_mount p
@@ -32,9 +32,13 @@ static int childMain(void *arg)
         perror("child: mount");
         return 1;
     }
-    printf("child: PID %ld, a procfs at %s\n", (long)getpid(), dir);
+    printf("child: PID %ld, a procfs at %s until the end of input (Ctrl-D)\n", (long)getpid(), dir);
     fflush(stdout);
-    sleep(2);
+    /* Keep it mounted until our input ends (Ctrl-D at a terminal; the
+     * check's release): a fixed time could end before anybody looked. */
+    char buf[64];
+    while (read(STDIN_FILENO, buf, sizeof buf) > 0)
+        continue;
     return 0;
 }
 

@@ -7,7 +7,8 @@
  * in an SCM_CREDENTIALS message; the kernel writes that PID as the
  * receiver's namespace numbers the sender, so the parent reads the number
  * clone() gave it. A PID written as plain data would arrive as it was sent.
- * The child stays two seconds, so that its PIDs can be looked at in /proc.
+ * The child stays until its input ends (Ctrl-D at a terminal), so that
+ * its PIDs can be looked at in /proc.
  *
  * The check runs it with its output to a pipe and compares the PID the
  * parent printed with the child's PID in the lab (NSpid in /proc).
@@ -51,9 +52,13 @@ static int childMain(void *arg)
      * holding getpid(), getuid() and getgid(). Then sendmsg() it on sv[1]
      * (on failure, perror("child: sendmsg") and return 1). */
     (void)msg;
-    printf("child: sent my PID, %ld\n", (long)getpid());
+    printf("child: sent my PID, %ld; staying until the end of input (Ctrl-D)\n", (long)getpid());
     fflush(stdout);
-    sleep(2);
+    /* Stay until our input ends (Ctrl-D at a terminal; the check's
+     * release), so that our PIDs can be read in /proc meanwhile. */
+    char buf[64];
+    while (read(STDIN_FILENO, buf, sizeof buf) > 0)
+        continue;
     return 0;
 }
 

@@ -7,7 +7,8 @@
  * in an SCM_CREDENTIALS message; the kernel writes that PID as the
  * receiver's namespace numbers the sender, so the parent reads the number
  * clone() gave it. A PID written as plain data would arrive as it was sent.
- * The child stays two seconds, so that its PIDs can be looked at in /proc.
+ * The child stays until its input ends (Ctrl-D at a terminal), so that
+ * its PIDs can be looked at in /proc.
  *
  * Build: cc -std=gnu11 -Wall -Wextra -Werror -O2 -g -o pid_pass pid_pass.c
  * Run (as root, or in the tutorial's lab): ./pid_pass
@@ -51,9 +52,13 @@ static int childMain(void *arg)
         perror("child: sendmsg");
         return 1;
     }
-    printf("child: sent my PID, %ld\n", (long)getpid());
+    printf("child: sent my PID, %ld; staying until the end of input (Ctrl-D)\n", (long)getpid());
     fflush(stdout);
-    sleep(2);
+    /* Stay until our input ends (Ctrl-D at a terminal; the check's
+     * release), so that our PIDs can be read in /proc meanwhile. */
+    char buf[64];
+    while (read(STDIN_FILENO, buf, sizeof buf) > 0)
+        continue;
     return 0;
 }
 

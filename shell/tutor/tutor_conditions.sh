@@ -17,6 +17,8 @@
 #                                    (30) pass: exit status 3, still waiting
 #   program [ARG...]                 starts $TUTOR_PROGRAM in the background:
 #                                    $program_pid, files out and ended
+#   program_held [ARG...]            program, its input open until release
+#   release                          the program's input ends (end of file)
 #   failed PATTERN                   (hints) the first failing condition's
 #                                    sentence, $TUTOR_FAILED, matches PATTERN
 #
@@ -27,8 +29,8 @@
 # shellcheck shell=sh
 
 # The named conditions of a check (docs/lesson-format.adoc): need, same,
-# not, await, program, failed. Each condition appends a line to the file
-# $TUTOR_CONDITIONS: yes|no|wait TAB SENTENCE [TAB DETAIL].
+# not, await, program, program_held, release, failed. Each condition appends
+# a line to the file $TUTOR_CONDITIONS: yes|no|wait TAB SENTENCE [TAB DETAIL].
 # Nothing from the environment: the tutor's settings follow this text.
 tutor_verdict=0 TUTOR_CONDITIONS=/dev/null TUTOR_VERBOSE='' TUTOR_FAILED=''
 tutor_now() { # the time in hundredths of a second, from the kernel's uptime
@@ -126,8 +128,16 @@ await() { # SENTENCE PID COMMAND [ARG...]
 }
 program() { # [ARG...]: starts $TUTOR_PROGRAM; $program_pid, files out and ended
     rm -f out ended ended.new program.pid program.pid.new
+    tutor_in=/dev/null
+    if [ -n "${tutor_hold:-}" ]; then
+        # Its input: a FIFO whose only writer is this shell's fd 7, so the
+        # program reads end of file at `release` (or when the check ends).
+        rm -f in && mkfifo in && exec 7<>in && tutor_in=in
+        tutor_hold=''
+    fi
     (
-        "$TUTOR_PROGRAM" "$@" >out 2>&1 </dev/null &
+        exec 7>&-
+        "$TUTOR_PROGRAM" "$@" >out 2>&1 <"$tutor_in" &
         echo $! >program.pid.new && mv program.pid.new program.pid
         wait $!
         tutor_st=$?
@@ -151,6 +161,13 @@ program() { # [ARG...]: starts $TUTOR_PROGRAM; $program_pid, files out and ended
         fi
         sleep 0.01
     done
+}
+program_held() { # [ARG...]: program, its input held open until release
+    tutor_hold=1
+    program "$@"
+}
+release() { # ends the input of the program started by program_held
+    exec 7>&-
 }
 failed() { # PATTERN: the check's first failing condition (for hints)
     [ -n "${TUTOR_FAILED:-}" ] || return 1

@@ -13,7 +13,7 @@
 # at a time, each with its own XDG_STATE_HOME.
 #
 #   LEARNER_LESSONS=DIR   plays the lessons of DIR (default lessons/)
-#   LEARNER_ONLY="01 05"  only the lessons whose file names start so
+#   LEARNER_ONLY="1 5"    only lessons 1 and 5 ("01 05" too)
 . tests/e2e/lib/common
 . tests/e2e/lib/learner
 LESSONS=${LEARNER_LESSONS:-lessons}

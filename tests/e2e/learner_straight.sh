@@ -14,7 +14,7 @@
 # a few. Sessions run three at a time, each with its own XDG_STATE_HOME.
 #
 #   LEARNER_LESSONS=DIR   plays the lessons of DIR (default lessons/)
-#   LEARNER_ONLY="01 05"  only the lessons whose file names start so
+#   LEARNER_ONLY="1 5"    only lessons 1 and 5 ("01 05" too)
 #   LEARNER_NOBODY="01 05 09"  the lessons played as nobody too (root only)
 . tests/e2e/lib/common
 . tests/e2e/lib/learner

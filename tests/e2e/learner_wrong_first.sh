@@ -14,7 +14,7 @@
 # three at a time, each with its own XDG_STATE_HOME.
 #
 #   LEARNER_LESSONS=DIR   plays the lessons of DIR (default lessons/)
-#   LEARNER_ONLY="05 18"  only the lessons whose file names start so
+#   LEARNER_ONLY="5 18"   only lessons 5 and 18 ("05 18" too)
 #   LEARNER_ALL_WRONG=1   every [.wrong] attempt, each in a session of its own
 . tests/e2e/lib/common
 . tests/e2e/lib/learner
