@@ -86,6 +86,7 @@ module PidnsHandbook
       @meta = {}
       @runs = {}
       @trees = {}
+      @too_new = []
       meta_file = File.join(dir, 'meta')
       File.foreach(meta_file) { |l| k, v = l.chomp.split('=', 2); @meta[k] = v } if File.file?(meta_file)
       transcript = File.join(dir, 'transcript.txt')
@@ -94,6 +95,11 @@ module PidnsHandbook
 
     def passed?(lesson_id)
       @runs.key?(lesson_id)
+    end
+
+    # Was the lesson skipped whole, its :kernel: newer than the run's?
+    def too_new?(lesson_id)
+      @too_new.include?(lesson_id)
     end
 
     # The commands of a lesson as [command, output lines], in the order run.
@@ -152,6 +158,10 @@ module PidnsHandbook
           output.pop while !output.empty? && NOTE.match?(output.last)
           runs << [command.join("\n"), output]
           next
+        elsif (m = /\Alesson \d+ \(([^()]+)\): skipped, kernel: every step /.match(line))
+          @too_new << m[1]
+          runs = []
+          trees = []
         elsif (m = /\Alesson \d+ \(([^()]+)\): (\S+)(?: \(\d+ steps? skipped\b.*\))?\z/.match(line))
           @runs[m[1]] = runs if m[2] == 'passed'
           @trees[m[1]] = trees if m[2] == 'passed'
@@ -353,6 +363,9 @@ module PidnsHandbook
                  "Beside each expected pattern, _reference run_ shows what the command printed when the " \
                  "handbook was built: `pidns-tutor --auto` ran this lesson on #{@reference.label}. " \
                  'Your numbers will differ; the pattern says what must not.'
+               elsif @reference.too_new?(lesson.id)
+                 "No reference run of this lesson is shown: every step needs a newer kernel than " \
+                 "#{@reference.label}, where the handbook was built."
                else
                  "No reference run of this lesson is shown: it did not run when the handbook was built " \
                  "(#{@reference.meta['status'] || 'no capture'})."

@@ -274,7 +274,7 @@ static void put_script(FILE *f, const struct shell *sh, const struct lesson *l)
         put_quoted(f, step->title != NULL ? step->title : "");
         fputc('\n', f);
         if (step->kernel != NULL)
-            fprintf(f, "if lab_kernel %s; then\n", step->kernel);
+            fprintf(f, "if lab_kernel %s; then\n:\n", step->kernel); /* a step may run nothing */
         for (size_t b = 0; b < step->block_count; b++) {
             const struct lesson_block *next =
                 b + 1 < step->block_count ? &step->blocks[b + 1] : NULL;
@@ -283,10 +283,15 @@ static void put_script(FILE *f, const struct shell *sh, const struct lesson *l)
         if (step->kernel != NULL)
             fputs("fi\n", f);
     }
-    fprintf(f,
-            "\necho\necho \"Lesson %d holds on this machine: every step as the lesson says.\"\n"
-            "exit 0\n",
-            l->number);
+    fprintf(
+        f,
+        "\necho\ncase ${lab_skipped:-0} in\n"
+        "0) echo \"Lesson %d holds on this machine: every step as the lesson says.\" ;;\n"
+        "%zu) echo \"Lesson %d: every step needs a newer kernel than $(uname -r); none ran.\" ;;\n"
+        "*) echo \"Lesson %d holds on this machine: every step this kernel has, as the lesson "
+        "says ($lab_skipped skipped: the kernel is too old for them).\" ;;\n"
+        "esac\nexit 0\n",
+        l->number, l->step_count, l->number, l->number);
 }
 
 int cmd_export(struct shell *sh, int argc, char **argv)

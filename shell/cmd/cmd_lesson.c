@@ -134,8 +134,8 @@ static int start_lesson(struct shell *sh, int index, int from_start)
         if (sscanf(l->kernel, "%d.%d", &major, &minor) == 2 &&
             !doctor_kernel_at_least(u.release, major, minor))
             shell_warn(sh,
-                       "this lesson needs Linux %s or later, this is %s: some steps may "
-                       "fail (pidns-tutor --doctor says more)",
+                       "this lesson needs Linux %s or later, this is %s: its steps are "
+                       "shown but not run (pidns-tutor --doctor says more)",
                        l->kernel, u.release);
     }
     if (step > 0 && e != NULL && e->finished)

@@ -136,6 +136,7 @@ lab_kernel() { # X.Y: is the running kernel at least X.Y? Says so when not.
         { split(want, w, "."); print ($1 > w[1] || ($1 == w[1] && $2 >= w[2])) ? 1 : 0 }')
     [ "$lab_have" = 1 ] && return 0
     echo "This step needs Linux $1 or later; this kernel is $lab_rel, so it is skipped."
+    lab_skipped=$((${lab_skipped:-0} + 1))
     return 1
 }
 

@@ -531,6 +531,10 @@ int lp_parse_body(struct lp *p, struct lesson *out)
                 free(kernel);
                 return -1;
             }
+            /* A step needs what its lesson needs, or more ([kernel=X.Y]):
+             * on an older kernel it is shown and skipped, not run to fail. */
+            if (kernel == NULL && out->kernel != NULL && !(kernel = strdup(out->kernel)))
+                return lp_oom(p);
             step->kernel = kernel;
             kernel = NULL;
             continue;

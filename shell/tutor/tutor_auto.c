@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -368,6 +369,16 @@ int tutor_auto(struct shell *sh, const char *which)
     for (size_t i = (size_t)index; i < end && !shell_interrupted; i++) {
         int skipped = 0;
         int failed = auto_lesson(sh, (int)i, &skipped);
+        const struct lesson *l = &sh->lessons[i];
+        struct utsname u;
+        if (!failed && skipped > 0 && (size_t)skipped == l->step_count && uname(&u) == 0) {
+            /* Nothing ran: not a pass, and not a failure either. */
+            render_textf(&sh->render, RENDER_NOTE,
+                         "lesson %d (%s): skipped, kernel: every step needs Linux %s or later, "
+                         "this is %s",
+                         l->number, l->id, l->kernel != NULL ? l->kernel : "newer", u.release);
+            continue;
+        }
         render_textf(&sh->render, failed ? RENDER_BAD : RENDER_GOOD, "lesson %d (%s): %s%s",
                      sh->lessons[i].number, sh->lessons[i].id, failed ? "FAILED" : "passed",
                      !skipped       ? ""

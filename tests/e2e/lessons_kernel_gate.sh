@@ -58,5 +58,34 @@ SCRIPT
 check "the shell shows the gated step as skipped and goes on" [ "$drive_rc" -eq 0 ]
 check "the shell never ran the gated command" sh -c "! grep -q 'gated step ran' '$scratch/gate.out'"
 check "check on the skipped step finds no exercise" grep -qi "no exercise" "$scratch/gate.out"
+# A lesson whose ':kernel:' is newer than this one: each step is gated by it.
+whole="$scratch/whole"
+mkdir -p "$whole"
+sed 's/^:kernel: 99\.0$/:kernel: 1.0/' "$FIX/kernellesson/01-whole.adoc" >"$whole/01-whole.adoc"
+"$TUTOR" --auto all --lessons "$FIX/kernellesson" >"$out" 2>&1
+rc=$?
+check "--auto with a lesson for Linux 99.0: exit status 0, the lesson skipped, not passed (was $rc)" \
+    sh -c "[ $rc -eq 0 ] && ! grep -q '(01-whole): passed' '$out'"
+check "--auto says the whole lesson is skipped, and why" \
+    said "lesson 1 (01-whole): skipped, kernel: every step needs Linux 99.0 or later, this is $(uname -r)"
+check "--auto says why for each step" \
+    said "lesson 1, step 2 (The second step it cannot show): skipped, kernel: needs Linux 99.0, this is $(uname -r)"
+check "--auto ran none of its commands" sh -c "! grep -q 'whole-lesson step ran' '$out'"
+"$TUTOR" --auto all --lessons "$whole" >"$out" 2>&1
+rc=$?
+check "negative control: the same lesson for Linux 1.0 runs and fails --auto (was $rc)" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'whole-lesson step ran' '$out'"
+printf 'export 1 %s/whole.sh\nquit\n' "$scratch" | "$TUTOR" --lessons "$FIX/kernellesson" >/dev/null 2>&1
+sh "$scratch/whole.sh" >"$out" 2>&1
+rc=$?
+check "the exported lesson for Linux 99.0 exits 0, running none of its steps (was $rc)" \
+    sh -c "[ $rc -eq 0 ] && ! grep -q 'whole-lesson step ran' '$out'"
+check "... and says so, not that the lesson holds" \
+    sh -c "grep -q '^Lesson 1: every step needs a newer kernel' '$out' && ! grep -q 'holds on this machine' '$out'"
+# One step of three skipped: the script says how many.
+printf 'export 1 %s/gate2.sh\nquit\n' "$scratch" | "$TUTOR" --lessons "$FIX/kernelgate" >/dev/null 2>&1
+sh "$scratch/gate2.sh" >"$out" 2>&1
+check "an exported lesson with one step skipped says so in its last line" \
+    grep -q "^Lesson 1 holds on this machine: every step this kernel has, as the lesson says (1 skipped" "$out"
 check "nothing left" nothing_left "no-such-marker-4248"
 finish

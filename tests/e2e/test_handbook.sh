@@ -140,16 +140,17 @@ if [ ! -f "$meta" ] || ! grep -q '^status=passed' "$meta"; then
 else
     kernel=$(sed -n 's/^kernel=//p' "$meta") date=$(sed -n 's/^date=//p' "$meta")
     bad=""
-    # A step gated on a newer kernel than the run's ([kernel=X.Y]) was
-    # skipped: its patterns have no output beside them.
+    # A step gated on a newer kernel than the run's ([kernel=X.Y], or the
+    # lesson's :kernel:) was skipped: its patterns have no output beside them.
     patterns_run() {
         awk -v k="$kernel" '
             function newer(v,   a, b) {
                 split(v, a, "."); split(k, b, ".")
                 return a[1] + 0 > b[1] + 0 || (a[1] + 0 == b[1] + 0 && a[2] + 0 > b[2] + 0)
             }
+            /^:kernel: *[0-9.]+$/ { sub(/^:kernel: */, ""); whole = newer($0); next }
             /^\[kernel=[0-9.]+\]$/ { gate = substr($0, 9, length($0) - 9); next }
-            /^== / { skip = gate != "" && newer(gate); gate = ""; next }
+            /^== / { skip = whole || (gate != "" && newer(gate)); gate = ""; next }
             /^\[\.expect/ && !skip { n++ }
             END { print n + 0 }' "$1"
     }
