@@ -69,11 +69,12 @@ BUILD_DEFS = -DPIDNS_TUTOR_VERSION='"$(VERSION)"' \
 
 # Debian/Ubuntu packages: what building and running the tutorial needs, and
 # what the tests, docs, hardening and benchmarks need on top. less is the
-# default pager of `source` (without it, listings are printed directly).
-DEB_RUN_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev util-linux procps less
+# default pager of `source` (without it, listings are printed directly);
+# strace is traced with in lesson 28 (without it, those two commands say so).
+DEB_RUN_PACKAGES = gcc make pkg-config libc6-dev libreadline-dev util-linux procps less strace
 DEB_CHECK_PACKAGES = $(DEB_RUN_PACKAGES) libcmocka-dev asciidoctor tmux valgrind clang \
 	ruby-rouge ruby-asciidoctor-pdf chromium poppler-utils \
-	libclang-rt-dev man-db time hyperfine python3 strace gdb acl shellcheck clang-format
+	libclang-rt-dev man-db time hyperfine python3 gdb acl shellcheck clang-format
 
 .PHONY: all examples tutor tests deps deps-check run check check-run check-layering check-ownership \
 	check-mutants check-spdx check-sh check-headers check-format format check-quick clean \

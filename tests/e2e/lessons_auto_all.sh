@@ -19,7 +19,7 @@ wrongs=$(cat lessons/[0-9]*-*.adoc | grep -c '^\[\.wrong\]$')
 
 # The routes run side by side (each with its own state directory), their
 # results printed in order; the host's /procN mounts are counted before and
-# after both. A route is killed after 40 s a lesson (a hang: 1080 s for 27
+# after both. A route is killed after 40 s a lesson (a hang: 1120 s for 28
 # lessons; side by side on a 2-CPU machine at load 20, the ASan build took
 # over 600 s for 27; unloaded, the plain build takes about 8 s a lesson).
 run_route() { # $1 = name, then options

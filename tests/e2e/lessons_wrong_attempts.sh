@@ -31,6 +31,9 @@
 #  - lesson 26 with its check not trying a fresh procfs from inside (only the
 #    locked mask) lets "a second procfs, unmasked, left mounted at /proc9"
 #    through: any fully visible procfs in the mount namespace allows one;
+#  - lesson 28 with its check not reading the container's number (NSpid),
+#    only the namespace, lets "the container's PID 1, as docker inspect
+#    would give it" through;
 #  - lesson 27 with its check reading only the handle's kind, not its ID,
 #    lets "the lab's own namespace" through (Linux 6.18 and later: before,
 #    the exercise's step is skipped and the case says so).
@@ -39,7 +42,7 @@ set -u
 O=${PIDNS_TUTOR_BUILD:-build}
 TUTOR=$O/pidns-tutor
 [ -x "$TUTOR" ] || bail_out "$TUTOR is not built (make first)"
-plan 14
+plan 15
 scratch=$(mktemp -d /tmp/pidns-tutor-wrong.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 export XDG_STATE_HOME="$scratch/state" NO_COLOR=1
@@ -128,6 +131,9 @@ case_ "lesson 25, its check not asking /proc25 for its number" 25-where-else-the
 case_ "lesson 26, its check without a fresh procfs" 26-proc-as-containers-restrict-it '
     /^need "its root cannot mount a fresh procfs there"/ { next }
     { print }'
+case_ "lesson 28, its check not reading the container's number" 28-seen-from-the-host '
+    /^need "the container calls it PID 3/ { next }
+    { print }'
 kernel_has_6_18=$(printf '6.18\n%s\n' "$(uname -r)" | sort -V | head -n 1)
 if [ "$kernel_has_6_18" = 6.18 ]; then
     case_ "lesson 27, its check reading the kind, not the ID" 27-namespace-identity-never-reused '
@@ -160,8 +166,9 @@ verdict 9 "check: FAILED: the wrong attempt 'a limit that leaves room for one mo
 verdict 10 "check: FAILED: the wrong attempt 'a sleep started without choosing its number' passes it"
 verdict 11 "check: FAILED: the wrong attempt 'the lab's own procfs at /proc25' passes it"
 verdict 12 "check: FAILED: the wrong attempt 'a second procfs, unmasked, left mounted at /proc9' passes it"
+verdict 13 "check: FAILED: the wrong attempt 'the container's PID 1, as docker inspect would give it' passes it"
 if [ "$kernel_has_6_18" = 6.18 ]; then
-    verdict 13 "check: FAILED: the wrong attempt 'the lab's own namespace' passes it"
+    verdict 14 "check: FAILED: the wrong attempt 'the lab's own namespace' passes it"
 else
     skip "lesson 27, its check reading the kind" "kernel: needs Linux 6.18, this is $(uname -r)"
 fi
