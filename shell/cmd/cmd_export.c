@@ -296,6 +296,8 @@ int cmd_export(struct shell *sh, int argc, char **argv)
         shell_error(sh, "no lesson '%s': type `lessons` for the list", argv[1]);
         return SHELL_ERROR;
     }
+    if (tutor_read_lesson(sh, index) == -1)
+        return SHELL_ERROR;
     if (argc == 2) {
         fflush(sh->render.out);
         put_script(sh->render.out, sh, &sh->lessons[index]);
