@@ -129,6 +129,11 @@ int session_open(struct shell *sh, const struct session_options *o)
     return 0;
 }
 
+/* 1 while a session has run no line at all (only its prompt loop sets
+ * it): its lab then ran nothing, and the cleanup at close, which is there to
+ * say what the learner's commands left, is lab_close's sweep alone. */
+static int lab_idle;
+
 static char **complete(void *context, const char *line_before, const char *text)
 {
     return command_complete(context, line_before, text);
@@ -264,6 +269,7 @@ int session_run(struct shell *sh, const struct session_options *o)
     }
     if (sh->interactive)
         greet(sh);
+    lab_idle = 1;
     for (;;) {
         size_t len = 0;
         refresh_width(sh);
@@ -275,6 +281,7 @@ int session_run(struct shell *sh, const struct session_options *o)
                 fputs("\n", stdout);
             break;
         }
+        lab_idle = 0;
         int rc = run_pending(sh, command_execute(sh, line, len));
         free(line);
         failures += rc == SHELL_ERROR;
@@ -297,7 +304,8 @@ int session_close(struct shell *sh)
          * The cleanup says what it did in one line; lab_close then finds
          * nothing left to remove. */
         int relays = tee_reap(0) > 0;
-        tutor_cleanup(sh, 0);
+        if (!lab_idle)
+            tutor_cleanup(sh, 0);
         if (relays)
             tee_reap(300);
         tee_stop_all();
