@@ -16,6 +16,7 @@
 #include "cmd/export_runtime.h"
 #include "lesson/lesson.h"
 #include "tutor/tutor.h"
+#include "tutor/tutor_cursor.h"
 
 #include <ctype.h>
 #include <errno.h>

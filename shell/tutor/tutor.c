@@ -69,15 +69,6 @@ int tutor_find_lesson(const struct shell *sh, const char *what)
     return found;
 }
 
-int tutor_read_lesson(struct shell *sh, int index)
-{
-    char err[1024];
-    if (lesson_read_body(&sh->lessons[index], err, sizeof err) == 0)
-        return 0;
-    shell_error(sh, "%s", err);
-    return -1;
-}
-
 static void record(struct shell *sh)
 {
     const struct lesson *l = &sh->lessons[tutor_lesson(sh)];

@@ -111,11 +111,6 @@ void tutor_prompt(const struct shell *sh, char *buf, size_t len);
  * unique prefix of either). Returns its index, or -1. */
 int tutor_find_lesson(const struct shell *sh, const char *what);
 
-/* Reads the steps of lesson index if the start read only its header
- * (lesson_read_body): before anything looks at them. Returns 0, or -1 once
- * the error (FILE:LINE: what is wrong) is said. */
-int tutor_read_lesson(struct shell *sh, int index);
-
 /* Cleans the lab up (lab_cleanup) and says what it did in one line:
  * "Cleaned up: stopped 2 programs, unmounted /proc0-/proc4." With verbose,
  * each stopped process, unmount and removed directory first. Warnings are
