@@ -73,7 +73,8 @@ int cmd_lessons(struct shell *sh, int argc, char **argv)
         return SHELL_ERROR;
     }
     for (size_t i = 0; i < n; i++) {
-        if (progress_get(&sh->progress, sh->lessons[i].id) != NULL)
+        const struct progress_entry *e = progress_get(&sh->progress, sh->lessons[i].id);
+        if (e != NULL && !e->finished)
             tutor_read_lesson(sh, (int)i); /* its row says "step N of M" */
         lessons_row(sh, &sh->lessons[i], text + i * text_len, text_len, cells + 4 * i);
     }

@@ -35,6 +35,12 @@ check "export says it too (twice in all: the file is read again)" \
 check "the other lesson is entered after it" grep -q "Lesson 1: " "$out"
 check "nothing left of the session" nothing_left pidns-tutor
 
+# The next session lists lesson 1, entered above, with its step count,
+# though the start read only its header.
+printf 'lessons\nquit\n' | "$T" >"$out" 2>"$out.err"
+check "a lesson begun is listed with its steps counted ([step 1 of 2])" \
+    grep -qF "[step 1 of 2]" "$out"
+
 # Negative control: the same directory named with --lessons is read whole,
 # and the same message stops the start.
 echo quit | "$T" --lessons "$tree/lessons" >"$out" 2>"$out.err"
