@@ -16,6 +16,7 @@
 #include "cmd/export_runtime.h"
 #include "lesson/lesson.h"
 #include "tutor/tutor.h"
+#include "tutor/tutor_cursor.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -301,6 +302,8 @@ int cmd_export(struct shell *sh, int argc, char **argv)
         shell_error(sh, "no lesson '%s': type `lessons` for the list", argv[1]);
         return SHELL_ERROR;
     }
+    if (tutor_read_lesson(sh, index) == -1)
+        return SHELL_ERROR;
     if (argc == 2) {
         fflush(sh->render.out);
         put_script(sh->render.out, sh, &sh->lessons[index]);

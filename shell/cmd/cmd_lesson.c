@@ -72,8 +72,12 @@ int cmd_lessons(struct shell *sh, int argc, char **argv)
         shell_error(sh, "out of memory");
         return SHELL_ERROR;
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        const struct progress_entry *e = progress_get(&sh->progress, sh->lessons[i].id);
+        if (e != NULL && !e->finished)
+            tutor_read_lesson(sh, (int)i); /* its row says "step N of M" */
         lessons_row(sh, &sh->lessons[i], text + i * text_len, text_len, cells + 4 * i);
+    }
     /* The names column when every row fits the width with it; else none,
      * and the titles wrap under themselves. */
     size_t columns = 4;
@@ -115,6 +119,8 @@ static int resume_step(const struct progress_entry *e, const struct lesson *l)
  * resume_step() says, and shows it. */
 static int start_lesson(struct shell *sh, int index, int from_start)
 {
+    if (tutor_read_lesson(sh, index) == -1)
+        return SHELL_ERROR;
     const struct lesson *l = &sh->lessons[index];
     const struct progress_entry *e = progress_get(&sh->progress, l->id);
     int step = from_start ? 0 : resume_step(e, l);

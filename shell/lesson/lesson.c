@@ -126,15 +126,32 @@ static int lesson_set_identity(struct lesson *out, const char *name)
     return out->id && out->path ? 0 : -1;
 }
 
-int lesson_parse_string(const char *text, const char *name, const char *base_dir,
-                        struct lesson *out, char *err, size_t errlen)
+/* The header ends at the first blank line at the latest: the text up to and
+ * including it is all lesson_parse_header reads, with the same messages. */
+static size_t lesson_header_length(const char *text, size_t len)
+{
+    for (size_t at = 0; at < len;) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t end = nl ? (size_t)(nl - text) + 1 : len, i = at;
+        while (i < end && isspace((unsigned char)text[i]))
+            i++;
+        if (i == end)
+            return end;
+        at = end;
+    }
+    return len;
+}
+
+/* The lesson in text (len bytes): its header, and with body its steps. */
+static int lesson_parse_text(const char *text, size_t len, const char *name, const char *base_dir,
+                             int body, struct lesson *out, char *err, size_t errlen)
 {
     struct lp p = {
         .name = name, .base_dir = base_dir ? base_dir : ".", .err = err, .errlen = errlen};
     memset(out, 0, sizeof(*out));
     if (errlen)
         err[0] = '\0';
-    char *copy = strdup(text ? text : "");
+    char *copy = strndup(text ? text : "", len);
     int rc = -1;
     if (!copy || lesson_split_lines(copy, &p.lines, &p.count) == -1 ||
         lesson_set_identity(out, name) == -1) {
@@ -142,8 +159,9 @@ int lesson_parse_string(const char *text, const char *name, const char *base_dir
         goto out;
     }
     p.limit = p.count;
-    if (lesson_parse_header(&p, out) == 0 && lp_parse_body(&p, out) == 0)
+    if (lesson_parse_header(&p, out) == 0 && (!body || lp_parse_body(&p, out) == 0))
         rc = 0;
+    out->body_read = body;
 out:
     free(p.lines);
     free(copy);
@@ -152,7 +170,17 @@ out:
     return rc;
 }
 
-int lesson_parse_file(const char *path, struct lesson *out, char *err, size_t errlen)
+int lesson_parse_string(const char *text, const char *name, const char *base_dir,
+                        struct lesson *out, char *err, size_t errlen)
+{
+    return lesson_parse_text(text, text ? strlen(text) : 0, name, base_dir, 1, out, err, errlen);
+}
+
+/* The file at path, read whole (so that an unreadable file, or one too big
+ * or with a NUL byte, is an error whatever is parsed), parsed whole or, with
+ * body 0, its header only. */
+static int lesson_parse_path(const char *path, int body, struct lesson *out, char *err,
+                             size_t errlen)
 {
     char *text, why[512];
     memset(out, 0, sizeof(*out));
@@ -162,17 +190,41 @@ int lesson_parse_file(const char *path, struct lesson *out, char *err, size_t er
     }
     char *dir = strdup(path);
     char *slash = dir ? strrchr(dir, '/') : NULL;
+    size_t len = strlen(text);
     int rc = -1;
     if (!dir) {
         snprintf(err, errlen, "%s: out of memory", path);
     } else {
         if (slash)
             *slash = '\0';
-        rc = lesson_parse_string(text, path, slash ? (*dir ? dir : "/") : ".", out, err, errlen);
+        rc = lesson_parse_text(text, body ? len : lesson_header_length(text, len), path,
+                               slash ? (*dir ? dir : "/") : ".", body, out, err, errlen);
     }
     free(dir);
     free(text);
     return rc;
+}
+
+int lesson_parse_file(const char *path, struct lesson *out, char *err, size_t errlen)
+{
+    return lesson_parse_path(path, 1, out, err, errlen);
+}
+
+int lesson_read_body(struct lesson *lesson, char *err, size_t errlen)
+{
+    struct lesson whole;
+    if (lesson->body_read)
+        return 0;
+    if (lesson_parse_path(lesson->path, 1, &whole, err, errlen) == -1)
+        return -1;
+    /* The header read at start stays (the list showed it); the steps move. */
+    lesson->steps = whole.steps;
+    lesson->step_count = whole.step_count;
+    lesson->body_read = 1;
+    whole.steps = NULL;
+    whole.step_count = 0;
+    lesson_free(&whole);
+    return 0;
 }
 
 static void lesson_free_block(struct lesson_block *b)
@@ -254,8 +306,8 @@ static int lesson_compare(const void *a, const void *b)
     return lesson_compare_numbers(a, b);
 }
 
-int lesson_load_dir(const char *dir, struct lesson **lessons, size_t *count, char *err,
-                    size_t errlen)
+static int lesson_load(const char *dir, int body, struct lesson **lessons, size_t *count, char *err,
+                       size_t errlen)
 {
     struct dirent **names = NULL;
     int n = scandir(dir, &names, lesson_is_lesson_file, alphasort);
@@ -279,7 +331,7 @@ int lesson_load_dir(const char *dir, struct lesson **lessons, size_t *count, cha
             snprintf(err, errlen, "%s: path too long", dir);
             rc = -1;
         }
-        if (rc == 0 && lesson_parse_file(path, &all[loaded], err, errlen) == -1)
+        if (rc == 0 && lesson_parse_path(path, body, &all[loaded], err, errlen) == -1)
             rc = -1;
         if (rc == 0)
             loaded++;
@@ -305,4 +357,16 @@ int lesson_load_dir(const char *dir, struct lesson **lessons, size_t *count, cha
     *lessons = all;
     *count = loaded;
     return 0;
+}
+
+int lesson_load_dir(const char *dir, struct lesson **lessons, size_t *count, char *err,
+                    size_t errlen)
+{
+    return lesson_load(dir, 1, lessons, count, err, errlen);
+}
+
+int lesson_load_headers(const char *dir, struct lesson **lessons, size_t *count, char *err,
+                        size_t errlen)
+{
+    return lesson_load(dir, 0, lessons, count, err, errlen);
 }

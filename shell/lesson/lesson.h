@@ -105,8 +105,11 @@ struct lesson {
     char *summary; /* one line, for the lesson list */
     char *kernel;  /* the kernel version it needs, e.g. "3.8"; NULL = any */
     int minutes;   /* expected time to finish */
+    /* The steps: read with the header by lesson_parse_file and
+     * lesson_load_dir; after lesson_load_headers, by lesson_read_body. */
     struct lesson_step *steps;
     size_t step_count;
+    int body_read; /* 1 once the steps are read */
 };
 
 /* Parses one lesson file. include:: paths resolve relative to the file's
@@ -123,6 +126,19 @@ void lesson_free(struct lesson *lesson);
 int lesson_load_dir(const char *dir, struct lesson **lessons, size_t *count, char *err,
                     size_t errlen);
 void lesson_free_all(struct lesson *lessons, size_t count);
+
+/* The same, but reading each lesson's header only (title, summary, kernel,
+ * minutes: what the list and the start need); the steps and the regions they
+ * include are read by lesson_read_body when the lesson is needed. A file that
+ * cannot be read or whose header is malformed, and two lessons with one
+ * number, are errors here; a malformed body is lesson_read_body's error. */
+int lesson_load_headers(const char *dir, struct lesson **lessons, size_t *count, char *err,
+                        size_t errlen);
+/* Reads the steps of a lesson loaded by lesson_load_headers (nothing to do
+ * when they are read). Returns 0, or -1 with "FILE:LINE: what is wrong" in
+ * err as lesson_parse_file says it; the lesson then keeps no steps, and the
+ * next call reads the file again. */
+int lesson_read_body(struct lesson *lesson, char *err, size_t errlen);
 
 /* Compares a command's output with an EXPECT pattern: whole lines, with
  * leading and trailing blanks ignored and runs of blanks folded (so that

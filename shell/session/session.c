@@ -24,7 +24,7 @@
 /* exe_known: whether /proc/self/exe told where we are; without it the
  * lessons' path is a guess, and a warning about it would only mislead (the
  * lab then says what is really missing). */
-static int load_lessons(struct shell *sh, int exe_known)
+static int load_lessons(struct shell *sh, int exe_known, int whole)
 {
     char err[1024];
     struct stat st;
@@ -36,7 +36,8 @@ static int load_lessons(struct shell *sh, int exe_known)
                    sh->dirs.lessons, strerror(errno));
         return 0;
     }
-    if (lesson_load_dir(sh->dirs.lessons, &sh->lessons, &sh->lesson_count, err, sizeof err) == -1) {
+    if ((whole ? lesson_load_dir : lesson_load_headers)(sh->dirs.lessons, &sh->lessons,
+                                                        &sh->lesson_count, err, sizeof err) == -1) {
         shell_error(sh, "%s", err);
         return -1;
     }
@@ -69,11 +70,14 @@ static void settle_progress(struct shell *sh)
     char release[128];
     for (size_t i = 0; i < sh->lesson_count; i++) {
         const struct lesson *l = &sh->lessons[i];
+        struct progress_entry *e = progress_get(&sh->progress, l->id);
+        if (e == NULL || !e->legacy || tutor_read_lesson(sh, (int)i) == -1)
+            continue; /* nothing to settle (or the error is said) */
         unsigned long mask = roster_exercise_steps(l);
         for (size_t k = 0; k < l->step_count && k < (size_t)PROGRESS_STEPS_MAX; k++)
             if (!tutor_step_runs_here(&l->steps[k], release, sizeof release))
                 mask &= ~(1ul << k);
-        progress_settle(progress_get(&sh->progress, l->id), mask);
+        progress_settle(e, mask);
     }
 }
 
@@ -110,8 +114,13 @@ int session_open(struct shell *sh, const struct session_options *o)
         shell_warn(sh, "cannot return to %s: %s", sh->start_dir, strerror(errno));
     /* Lessons are read once the lab is built: the lab's processes are forked
      * from ours, and a smaller memory to copy makes start-up about 3 ms (a
-     * fifth) faster. A malformed lesson still ends the start, lab closed. */
-    if (load_lessons(sh, n > 0 || o->lessons_dir != NULL) == -1) {
+     * fifth) faster. A malformed lesson still ends the start, lab closed.
+     * A session reads only the headers, and a lesson's steps when it is
+     * entered (the build's tests read the shipped ones whole); a directory
+     * of one's own (--lessons), --auto and --present read every lesson whole
+     * at start, so that an author sees any error at once. */
+    int whole = o->lessons_dir != NULL || o->auto_lessons != NULL || o->present != NULL;
+    if (load_lessons(sh, n > 0 || o->lessons_dir != NULL, whole) == -1) {
         close_lab_quietly(sh);
         return -1;
     }
@@ -119,6 +128,11 @@ int session_open(struct shell *sh, const struct session_options *o)
     shell_install_signals();
     return 0;
 }
+
+/* 1 while a session has run no line at all (only its prompt loop sets
+ * it): its lab then ran nothing, and the cleanup at close, which is there to
+ * say what the learner's commands left, is lab_close's sweep alone. */
+static int lab_idle;
 
 static char **complete(void *context, const char *line_before, const char *text)
 {
@@ -176,6 +190,7 @@ static void welcome_back(struct shell *sh, int current)
                      "Welcome back: every lesson is done (`lesson N` replays one); %s", rest);
         return;
     }
+    tutor_read_lesson(sh, next); /* its step count (an error is said) */
     const struct lesson *l = &sh->lessons[next];
     const struct progress_entry *e = progress_get(&sh->progress, l->id);
     int first;
@@ -254,6 +269,7 @@ int session_run(struct shell *sh, const struct session_options *o)
     }
     if (sh->interactive)
         greet(sh);
+    lab_idle = 1;
     for (;;) {
         size_t len = 0;
         refresh_width(sh);
@@ -265,6 +281,7 @@ int session_run(struct shell *sh, const struct session_options *o)
                 fputs("\n", stdout);
             break;
         }
+        lab_idle = 0;
         int rc = run_pending(sh, command_execute(sh, line, len));
         free(line);
         failures += rc == SHELL_ERROR;
@@ -287,7 +304,8 @@ int session_close(struct shell *sh)
          * The cleanup says what it did in one line; lab_close then finds
          * nothing left to remove. */
         int relays = tee_reap(0) > 0;
-        tutor_cleanup(sh, 0);
+        if (!lab_idle)
+            tutor_cleanup(sh, 0);
         if (relays)
             tee_reap(300);
         tee_stop_all();

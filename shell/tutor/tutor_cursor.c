@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tutor_cursor.c: the step cursor and its fields. See tutor_cursor.h. */
 #include "tutor/tutor_cursor.h"
+#include "lesson/lesson.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -61,9 +62,19 @@ int tutor_new_step(struct shell *sh, int step)
     return cut;
 }
 
+int tutor_read_lesson(struct shell *sh, int index)
+{
+    char err[1024];
+    if (lesson_read_body(&sh->lessons[index], err, sizeof err) == 0)
+        return 0;
+    shell_error(sh, "%s", err);
+    return -1;
+}
+
 int tutor_enter(struct shell *sh, int index, int step)
 {
-    if (cursor(sh) == NULL)
+    /* Its steps are read (a lesson read lazily, whoever enters it). */
+    if (cursor(sh) == NULL || tutor_read_lesson(sh, index) == -1)
         return -1;
     sh->cursor->lesson = index;
     tutor_new_step(sh, step);

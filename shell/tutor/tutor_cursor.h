@@ -25,6 +25,11 @@ int tutor_finished(const struct shell *sh);
  * step (no hint given, no check failed). Returns 0, or -1 when out of
  * memory (said). */
 int tutor_enter(struct shell *sh, int index, int step);
+
+/* Reads the steps of lesson index if the start read only its header
+ * (lesson_read_body): before anything looks at them (tutor_enter does).
+ * Returns 0, or -1 once the error (FILE:LINE: what is wrong) is said. */
+int tutor_read_lesson(struct shell *sh, int index);
 /* No lesson is current any more (`reset`, the end of --auto): the cursor
  * and a line left at a question go. */
 void tutor_leave(struct shell *sh);

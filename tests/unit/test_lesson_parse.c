@@ -136,6 +136,131 @@ static int expect_refused(const char *dir, const char *file)
     return failed;
 }
 
+/* Cuts every occurrence of what out of s; returns 1. */
+static int cut_all(char *s, const char *what)
+{
+    size_t n = strlen(what);
+    for (char *at; n > 0 && (at = strstr(s, what)) != NULL;)
+        memmove(at, at + n, strlen(at + n) + 1);
+    return 1;
+}
+
+/* The error of a lesson read as a session reads the shipped ones: its header
+ * at start (lesson_load_headers, over a directory holding it alone, beside
+ * the fixtures' examples and exercises), its body when it is entered
+ * (lesson_read_body). NULL when both accept it; else malloc'd, with the
+ * directory's path (before the 01- the file is given) cut out. */
+static char *lazy_error(const char *path, const char *file)
+{
+    char tmp[4096], lessons[4200], link[8400], err[1024];
+    struct lesson *all = NULL;
+    size_t n = 0;
+    snprintf(tmp, sizeof tmp, "%s/lazy.XXXXXX", tl_tmpdir());
+    assert_non_null(mkdtemp(tmp));
+    snprintf(lessons, sizeof lessons, "%s/lessons", tmp);
+    assert_int_equal(mkdir(lessons, 0755), 0);
+    snprintf(link, sizeof link, "%s/01-%s", lessons, file);
+    assert_int_equal(symlink(path, link), 0);
+    const char *beside[] = {"examples", "exercises"};
+    for (size_t i = 0; i < 2; i++) {
+        char target[4096], at[4200];
+        snprintf(target, sizeof target, "%s", fixture(beside[i]));
+        snprintf(at, sizeof at, "%s/%s", tmp, beside[i]);
+        assert_int_equal(symlink(target, at), 0);
+    }
+    int rc = lesson_load_headers(lessons, &all, &n, err, sizeof err);
+    if (rc == 0) {
+        assert_int_equal(n, 1);
+        assert_int_equal(all[0].body_read, 0);
+        assert_int_equal(all[0].step_count, 0);
+        rc = lesson_read_body(&all[0], err, sizeof err);
+        lesson_free_all(all, n);
+    }
+    char *r = NULL, cut[4300], slash[4300];
+    snprintf(cut, sizeof cut, "%s/01-", lessons);
+    snprintf(slash, sizeof slash, "%s/", lessons);
+    if (rc != 0 && cut_all(err, cut) && cut_all(err, slash) && cut_all(err, lessons))
+        r = strdup(err);
+    unlink(link);
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(link, sizeof link, "%s/%s", tmp, beside[i]);
+        unlink(link);
+    }
+    rmdir(lessons);
+    rmdir(tmp);
+    return r;
+}
+
+/* Read lazily, each malformed fixture is refused with the very message
+ * (file, line, words) the whole read gives: at start for its header, when
+ * entered for its body. */
+static void test_each_malformed_lesson_is_refused_as_well_when_read_lazily(void **state)
+{
+    (void)state;
+    char dir[4096], path[8192], err[1024];
+    snprintf(dir, sizeof(dir), "%s", fixture("malformed"));
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int cases = 0, failures = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".adoc") != 0)
+            continue;
+        cases++;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct lesson l;
+        assert_int_equal(lesson_parse_file(path, &l, err, sizeof err), -1);
+        char *lazy = lazy_error(path, e->d_name), cut[4200];
+        snprintf(cut, sizeof cut, "%s/", dir);
+        cut_all(err, cut);
+        cut_all(err, dir);
+        if (lazy == NULL || strcmp(lazy, err) != 0) {
+            print_message("%s:\n  whole: %s\n  lazy:  %s\n", e->d_name, err,
+                          lazy != NULL ? lazy : "(accepted)");
+            failures++;
+        }
+        free(lazy);
+    }
+    closedir(d);
+    assert_true(cases >= 40);
+    assert_int_equal(failures, 0);
+}
+
+/* The headers alone, then each body, give what the whole read gives. */
+static void test_headers_then_bodies_equal_the_whole_read(void **state)
+{
+    (void)state;
+    struct lesson *whole, *lazy;
+    size_t n, m;
+    char err[1024];
+    assert_int_equal(lesson_load_dir(fixture("valid"), &whole, &n, err, sizeof(err)), 0);
+    assert_int_equal(lesson_load_headers(fixture("valid"), &lazy, &m, err, sizeof(err)), 0);
+    assert_int_equal(n, m);
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(lazy[i].id, whole[i].id);
+        assert_string_equal(lazy[i].title, whole[i].title);
+        assert_string_equal(lazy[i].summary, whole[i].summary);
+        assert_int_equal(lazy[i].minutes, whole[i].minutes);
+        assert_int_equal(lazy[i].body_read, 0);
+        assert_int_equal(lesson_read_body(&lazy[i], err, sizeof err), 0);
+        assert_int_equal(lesson_read_body(&lazy[i], err, sizeof err), 0); /* once */
+        assert_int_equal(lazy[i].step_count, whole[i].step_count);
+        for (size_t s = 0; s < n && s < whole[i].step_count; s++) {
+            assert_string_equal(lazy[i].steps[s].title, whole[i].steps[s].title);
+            assert_int_equal(lazy[i].steps[s].block_count, whole[i].steps[s].block_count);
+        }
+    }
+    lesson_free_all(whole, n);
+    lesson_free_all(lazy, m);
+    /* A broken body does not stop the headers; it is the body's error. */
+    assert_int_equal(lesson_load_headers(fixture("baddir"), &lazy, &m, err, sizeof(err)), 0);
+    assert_int_equal(m, 2);
+    assert_int_equal(lesson_read_body(&lazy[1], err, sizeof err), -1);
+    assert_non_null(strstr(err, "02-broken.adoc:"));
+    assert_int_equal(lazy[1].step_count, 0);
+    lesson_free_all(lazy, m);
+}
+
 static void test_each_malformed_lesson_is_refused_with_file_and_line(void **state)
 {
     (void)state;
@@ -276,6 +401,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_feature_is_read_into_the_model),
         cmocka_unit_test(test_each_malformed_lesson_is_refused_with_file_and_line),
+        cmocka_unit_test(test_each_malformed_lesson_is_refused_as_well_when_read_lazily),
+        cmocka_unit_test(test_headers_then_bodies_equal_the_whole_read),
         cmocka_unit_test(test_message_names_file_then_line),
         cmocka_unit_test(test_missing_file_is_an_error),
         cmocka_unit_test(test_include_of_a_fifo_is_refused_not_waited_on),
