@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -209,6 +210,15 @@ int tl_shf(char **out, const char *fmt, ...)
     int rc = tl_sh(cmd, out);
     free(cmd);
     return rc;
+}
+
+int tl_kernel_at_least(int major, int minor)
+{
+    struct utsname u;
+    int ma = 0, mi = 0;
+    if (uname(&u) != 0 || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+        return 1; /* unknown: let the test say what it finds */
+    return ma > major || (ma == major && mi >= minor);
 }
 
 char *tl_procn_mounts(void)

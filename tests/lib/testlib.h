@@ -113,6 +113,20 @@ int tl_shf(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)
         }                                                                                          \
     } while (0)
 
+/* Is the running kernel at least major.minor? */
+int tl_kernel_at_least(int major, int minor);
+/* Skips the current test, the reason starting "kernel:" (this kernel cannot
+ * do it, whoever runs the suite), unless the kernel is at least major.minor;
+ * what names the feature ("SO_PEERPIDFD"). */
+#define TL_REQUIRE_KERNEL(major, minor, what)                                                      \
+    do {                                                                                           \
+        if (!tl_kernel_at_least(major, minor)) {                                                   \
+            print_message("SKIP: kernel: %s needs Linux %d.%d (%s)\n", __func__, major, minor,     \
+                          what);                                                                   \
+            skip();                                                                                \
+        }                                                                                          \
+    } while (0)
+
 /* Mount points named /proc<digits> in our mount namespace, sorted, one a
  * line (malloc'd; NULL on error). */
 char *tl_procn_mounts(void);
