@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* commands.c: the command table, and everything that reads it: dispatch,
- * the closest-command suggestion, `help`, and tab completion. The handlers
- * live in cmd_*.c.
+/* commands.c: the command table, and everything that reads it: lookup,
+ * the closest-command suggestion, `help`, and tab completion. A typed line
+ * is run in command_execute.c; the handlers live in cmd_*.c.
  */
 #include "cmd/commands.h"
 #include "cmd/cmd.h"
 #include "lab/lab.h"
-#include "tutor/tutor_cursor.h"
 #include "util/list.h"
 
 #include <stdlib.h>
@@ -417,10 +416,7 @@ static int is_example(const struct shell *sh, const char *name)
     return found;
 }
 
-/* line: the whole line typed (NULL when only a name is known). An example
- * or a program of the lab's PATH typed alone gets the line it takes to run
- * it; anything else the closest command. */
-static int unknown_command(const struct shell *sh, const char *name, const char *line)
+int command_unknown(const struct shell *sh, const char *name, const char *line)
 {
     const struct command *close = command_closest(name);
     char shown[40], typed[100];
@@ -448,85 +444,12 @@ static int unknown_command(const struct shell *sh, const char *name, const char 
     return SHELL_ERROR;
 }
 
-/* Runs a command whose argument count is right: its argument check, then
- * what it needs (a lab, a lesson), checked here once for every command,
- * then its handler. A handler's SHELL_USAGE prints the command's usage. */
-static int dispatch(struct shell *sh, const struct command *cmd, int argc, char **argv)
-{
-    int rc = cmd->check_args != NULL ? cmd->check_args(sh, argc, argv) : SHELL_OK;
-    if (rc == SHELL_OK && (cmd->flags & COMMAND_NEEDS_LAB) && sh->lab == NULL) {
-        shell_error(sh, "the lab is not open (see pidns-tutor --doctor)");
-        rc = SHELL_ERROR;
-    }
-    if (rc == SHELL_OK && (cmd->flags & COMMAND_NEEDS_LESSON) && tutor_lesson(sh) < 0) {
-        shell_error(sh, "no lesson started: type `lessons` to see them, `lesson 1` to begin");
-        rc = SHELL_ERROR;
-    }
-    if (rc == SHELL_OK)
-        rc = cmd->handler(sh, argc, argv);
-    return rc == SHELL_USAGE ? command_usage(sh, cmd) : rc;
-}
-
-static int dispatch_raw(struct shell *sh, const struct command *cmd, const char *rest)
-{
-    char *argv[3] = {(char *)cmd->name, NULL, NULL};
-    char *copy = strdup(rest);
-    size_t len = copy != NULL ? strlen(copy) : 0;
-
-    while (len > 0 && (copy[len - 1] == ' ' || copy[len - 1] == '\t'))
-        copy[--len] = '\0';
-    if (copy == NULL || len == 0) {
-        free(copy);
-        return command_usage(sh, cmd);
-    }
-    argv[1] = copy;
-    int rc = dispatch(sh, cmd, 2, argv);
-    free(copy);
-    return rc;
-}
-
-int command_execute(struct shell *sh, const char *line, size_t len)
-{
-    const char *problem = command_line_problem(line, len);
-    char buf[COMMAND_LINE_MAX + 1];
-    char *argv[COMMAND_ARGS_MAX + 1];
-    const char *error = NULL;
-
-    if (problem != NULL) {
-        shell_error(sh, "input refused: %s; type a command, or help", problem);
-        return SHELL_ERROR;
-    }
-    const char *s = line + strspn(line, " \t");
-    if (*s == '\0' && tutor_lesson(sh) < 0)
-        return SHELL_OK;
-    if (*s == '\0') /* Enter on an empty line: `next` */
-        return dispatch(sh, command_find("next"), 1, (char *[]){"next", NULL});
-    if (*s == '#')
-        return SHELL_OK; /* a comment, in scripts */
-    size_t name_len = strcspn(s, " \t");
-    char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)(name_len < 63 ? name_len : 63), s);
-    const struct command *cmd = command_find(name);
-    if (cmd == NULL || name_len > 63)
-        return unknown_command(sh, name, name_len > 63 ? NULL : s);
-    if (cmd->flags & COMMAND_RAW)
-        return dispatch_raw(sh, cmd, s + name_len + strspn(s + name_len, " \t"));
-    int argc = command_split(s, buf, sizeof buf, argv, COMMAND_ARGS_MAX, &error);
-    if (argc < 0) {
-        shell_error(sh, "%s: %s", cmd->name, error);
-        return command_usage(sh, cmd);
-    }
-    if (argc - 1 < cmd->min_args || argc - 1 > cmd->max_args)
-        return command_usage(sh, cmd);
-    return dispatch(sh, cmd, argc, argv);
-}
-
 int cmd_help(struct shell *sh, int argc, char **argv)
 {
     if (argc == 2) {
         const struct command *cmd = command_find(argv[1]);
         if (cmd == NULL)
-            return unknown_command(sh, argv[1], NULL);
+            return command_unknown(sh, argv[1], NULL);
         render_text(&sh->render, RENDER_COMMAND, cmd->synopsis);
         render_text(&sh->render, RENDER_PLAIN, cmd->help);
         return SHELL_OK;

@@ -55,6 +55,11 @@ const struct command *command_find(const char *name);
 /* The real command closest to a mistyped name (edit distance), or NULL
  * when none is close. */
 const struct command *command_closest(const char *name);
+/* Says that name is not a command, with what was likely meant: line, the
+ * whole line typed (NULL when only a name is known), gets `run LINE` for an
+ * example or `sh LINE` for a program of the lab's PATH typed alone; anything
+ * else the closest command. Returns SHELL_ERROR. */
+int command_unknown(const struct shell *sh, const char *name, const char *line);
 
 /* Refuses what is not a command line a person types: longer than
  * COMMAND_LINE_MAX, a NUL byte, control characters, invalid UTF-8.

@@ -186,6 +186,9 @@ export KERNELS_PACKAGES
 die() { echo "cgroup: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "needs root (qemu's disks, the image); try: sudo make check-cgroup"
 src=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) && cd "$src" || die "not in a git checkout"
+# qemu_disks, qemu_boot, qemu_stop
+# shellcheck source=tests/kernels/qemu.sh
+. tests/kernels/qemu.sh
 [ -x "$O/pidns-tutor" ] || die "$O is not built (make all first)"
 command -v qemu-system-x86_64 >/dev/null && command -v qemu-img >/dev/null &&
     command -v mkfs.ext4 >/dev/null && command -v debugfs >/dev/null ||
@@ -206,9 +209,8 @@ exec 8>>"$img/in-use" && flock -s 8 || die "cannot lock $img/in-use"
 exec 9>&-
 
 scratch=$(mktemp -d "$KERNELS_CACHE/cgroup.XXXXXX") || die "cannot make a scratch directory"
-qemu_pid=
 stop() {
-    [ -n "$qemu_pid" ] && kill -KILL "$qemu_pid" 2>/dev/null && wait "$qemu_pid" 2>/dev/null
+    qemu_stop
     rm -rf "$scratch"
 }
 trap stop EXIT
@@ -224,37 +226,18 @@ tar --exclude="$O/kernels*" --exclude="$O/cgroup" -cf - "$O" | tar -xf - -C "$tr
 chmod -R a+rX "$tree"
 printf '#!/bin/sh\ncd /srv/tree && exec sh tests/kernels/cgroup.sh --guest %s\n' "$O" >"$tree/.kernels/run" &&
     chmod 755 "$tree/.kernels/run"
-mb=$(($(du -sm "$tree" | cut -f1) + 1024))
-mkfs.ext4 -q -F -L kernels-tree -d "$tree" "$scratch/tree.img" "${mb}M" >/dev/null &&
-    qemu-img create -q -f qcow2 -b "$img/root.img" -F raw "$scratch/root.qcow2" ||
-    die "cannot make the guest's disks"
+qemu_disks "$tree" || die "cannot make the guest's disks"
 log=$results/console
 say "tree: $(git log --oneline -1 | cut -c1-60)$(git status --porcelain | grep -q . && echo ' (with changes)');" \
     "booting Debian 12's kernel, TCG (the console in $log)"
-start=$(date +%s)
-qemu-system-x86_64 -accel tcg -cpu max -smp "${KERNELS_SMP:-2}" -m 3072 -nodefaults -no-reboot \
-    -display none -monitor none -serial "file:$log" -net none \
-    -kernel "$img/vmlinuz" -initrd "$img/initrd.img" \
-    -append "root=/dev/vda rw console=ttyS0 init=/sbin/kernels-init panic=1 quiet" \
-    -drive "file=$scratch/root.qcow2,if=virtio,format=qcow2" \
-    -drive "file=$scratch/tree.img,if=virtio,format=raw" </dev/null &
-qemu_pid=$!
-shown=0
-while kill -0 "$qemu_pid" 2>/dev/null; do
-    sleep 5
-    n=$(grep -c '' "$log" 2>/dev/null) || n=0
-    [ "$n" -gt "$shown" ] && sed -n "$((shown + 1)),${n}p" "$log" | tr -d '\r' | grep -a '^cgroup:' && :
-    shown=$n
-    if [ $(($(date +%s) - start)) -gt "$CGROUP_TIMEOUT" ]; then
-        say "still running after $CGROUP_TIMEOUT s, stopped"
-        kill -KILL "$qemu_pid"
-    fi
-done
-wait "$qemu_pid"
-qemu_pid=
-sed -n "$((shown + 1)),\$p" "$log" | tr -d '\r' | grep -a '^cgroup:'
+# Says why qemu_boot stops the guest (only at CGROUP_TIMEOUT: no start bound).
+# shellcheck disable=SC2317 # qemu_boot calls it by name
+guest_stopped() {
+    say "still running after $CGROUP_TIMEOUT s, stopped"
+}
+qemu_boot "${KERNELS_SMP:-2}" "$log" cgroup: guest_stopped "$CGROUP_TIMEOUT"
 debugfs -R "rdump /.kernels/results $results" "$scratch/tree.img" >/dev/null 2>&1
-say "the guest took $(($(date +%s) - start)) s (logs in $results)"
+say "the guest took $(($(date +%s) - qemu_start)) s (logs in $results)"
 tr -d '\r' <"$log" | grep -a -q '^cgroup: verdict: ok' && exit 0
 say "FAILED"
 exit 1

@@ -24,7 +24,7 @@
 # never written (a qcow2 overlay per boot); results come back on the
 # console (kmatrix lines) and on the second disk (read with debugfs).
 # Nothing is mounted on the host and qemu is stopped on every exit, so
-# nothing is left. Prints the matrix: kernel x CPUs x route x what passed x
+# nothing is left (tests/kernels/qemu.sh, which cgroup.sh shares). Prints the matrix: kernel x CPUs x route x what passed x
 # steps skipped, and each boot's time; $O/kernels/ keeps the logs.
 #
 #   sh tests/kernels/check-kernels.sh      (make check-kernels; needs root)
@@ -58,6 +58,9 @@ done
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(git -C "$here" rev-parse --show-toplevel) || die "not in a git checkout"
 cd "$src" || die "cannot enter $src"
+# qemu_disks, qemu_boot, qemu_stop
+# shellcheck source=tests/kernels/qemu.sh
+. tests/kernels/qemu.sh
 [ -x "$O/pidns-tutor" ] && [ -d "$O/tests/integration" ] || die "$O is not built (make all first)"
 if ! command -v qemu-system-x86_64 >/dev/null || ! command -v qemu-img >/dev/null; then
     say "installing qemu-system-x86 and qemu-utils"
@@ -93,10 +96,8 @@ exec 8>>"$img/in-use" && flock -s 8 || die "cannot lock $img/in-use"
 exec 9>&-
 
 scratch=$(mktemp -d "$KERNELS_CACHE/run.XXXXXX") || die "cannot make a scratch directory"
-qemu_pid=
 stop() {
-    [ -n "$qemu_pid" ] && kill -KILL "$qemu_pid" 2>/dev/null && wait "$qemu_pid" 2>/dev/null
-    qemu_pid=
+    qemu_stop
     rm -rf "$scratch"
 }
 trap stop EXIT
@@ -118,6 +119,19 @@ tar --exclude="$O/kernels*" -cf - "$O" | tar -xf - -C "$tree" || die "cannot cop
 chmod -R a+rX "$tree"
 say "tree: $(git log --oneline -1 | cut -c1-60)$(git status --porcelain | grep -q . && echo ' (with changes)'), $(du -sm "$tree" | cut -f1) MiB"
 
+# Says why qemu_boot stops the boot of $plan ($1: bound or start), and how
+# its console ended.
+# shellcheck disable=SC2317 # qemu_boot calls it by name
+boot_stopped() {
+    case $1 in
+    bound) why="still running after $bound s (KERNELS_TIMEOUT)" ;;
+    *) why="no plan begun after $KERNELS_START_TIMEOUT s: the boot hangs (KERNELS_START_TIMEOUT)" ;;
+    esac
+    say "boot '$plan': $why; stopped. The console's last lines:"
+    tail -n 8 "$log" | tr -d '\r' | sed 's/^/  | /'
+    [ -s "$log" ] || echo "  | (nothing)"
+}
+
 boot() { # $1 = plan
     plan=$1
     case $plan in big) smp=${KERNELS_SMP:-2},maxcpus=128 ;; *) smp=${KERNELS_SMP:-2} ;; esac
@@ -130,47 +144,11 @@ boot() { # $1 = plan
     printf '#!/bin/sh\ncd /srv/tree && KERNELS_BIG_TESTS="%s" KERNELS_AUTO_TIMEOUT=%s exec sh tests/kernels/guest.sh %s %s\n' \
         "$KERNELS_BIG_TESTS" "$KERNELS_AUTO_TIMEOUT" "$plan" "$O" >"$tree/.kernels/run" &&
         chmod 755 "$tree/.kernels/run"
-    mb=$(($(du -sm "$tree" | cut -f1) + 1024))
-    mkfs.ext4 -q -F -L kernels-tree -d "$tree" "$scratch/tree.img" "${mb}M" >/dev/null &&
-        qemu-img create -q -f qcow2 -b "$img/root.img" -F raw "$scratch/root.qcow2" ||
-        die "cannot make the boot's disks"
+    qemu_disks "$tree" || die "cannot make the boot's disks"
     log=$results/$plan.console
     say "--- boot '$plan': Debian 12's kernel, -smp $smp, TCG (the console in $log)"
-    start=$(date +%s)
-    qemu-system-x86_64 -accel tcg -cpu max -smp "$smp" -m 3072 -nodefaults -no-reboot \
-        -display none -monitor none -serial "file:$log" -net none \
-        -kernel "$img/vmlinuz" -initrd "$img/initrd.img" \
-        -append "root=/dev/vda rw console=ttyS0 init=/sbin/kernels-init panic=1 quiet" \
-        -drive "file=$scratch/root.qcow2,if=virtio,format=qcow2" \
-        -drive "file=$scratch/tree.img,if=virtio,format=raw" </dev/null &
-    qemu_pid=$!
-    shown=0
-    while kill -0 "$qemu_pid" 2>/dev/null; do
-        sleep 5
-        # The guest's progress, as it comes.
-        n=$(grep -c '' "$log" 2>/dev/null) || n=0
-        [ "$n" -gt "$shown" ] && sed -n "$((shown + 1)),${n}p" "$log" | tr -d '\r' |
-            grep -a '^kernels:' && :
-        shown=$n
-        why=
-        if [ $(($(date +%s) - start)) -gt "$bound" ]; then
-            why="still running after $bound s (KERNELS_TIMEOUT)"
-        elif [ $(($(date +%s) - start)) -gt "$KERNELS_START_TIMEOUT" ] &&
-            ! grep -aq '^kernels: plan ' "$log"; then
-            why="no plan begun after $KERNELS_START_TIMEOUT s: the boot hangs (KERNELS_START_TIMEOUT)"
-        fi
-        if [ -n "$why" ]; then
-            say "boot '$plan': $why; stopped. The console's last lines:"
-            tail -n 8 "$log" | tr -d '\r' | sed 's/^/  | /'
-            [ -s "$log" ] || echo "  | (nothing)"
-            kill -KILL "$qemu_pid"
-            break
-        fi
-    done
-    wait "$qemu_pid"
-    qemu_pid=
-    secs=$(($(date +%s) - start))
-    sed -n "$((shown + 1)),\$p" "$log" | tr -d '\r' | grep -a '^kernels:'
+    qemu_boot "$smp" "$log" kernels: boot_stopped "$bound" "$KERNELS_START_TIMEOUT" 'kernels: plan '
+    secs=$qemu_secs
     debugfs -R "rdump /.kernels/results $results" "$scratch/tree.img" >/dev/null 2>&1 &&
         mv "$results/results" "$results/$plan" 2>/dev/null
     tr -d '\r' <"$log" | grep -a '^kmatrix|' >>"$results/matrix"
