@@ -16,6 +16,9 @@
 #   big    -smp 2,maxcpus=128 (128 possible CPUs: pid_max's minimum is
 #          1024): lesson 23 (the limits) the same ways, and $KERNELS_BIG_TESTS
 #   ci     -smp 2: only --auto all as root, both routes (for .ci/run)
+#   pick   -smp 2: the lessons $KERNELS_LESSONS the three --auto ways and
+#          exported as root and as the user, then $KERNELS_TESTS as root (to
+#          check a fix on this kernel without the whole of full)
 #   smoke  -smp 2: --doctor, lesson 1 and exported lesson 18 as the user (a
 #          quick look at the machinery, about 3 minutes)
 #
@@ -31,9 +34,10 @@
 #   KERNELS_BOOTS="full big" | ci          which boots (make check-kernels-ci: ci)
 #   KERNELS_CACHE=/var/cache/pidns-tutor-kernels   the images; remove to rebuild
 #   KERNELS_BIG_TESTS="test_examples test_pidns_reboot"   the big boot's tests (run-tests.sh patterns)
+#   KERNELS_LESSONS="24 28" KERNELS_TESTS="test_pidns_peer"   what the pick boot runs
 #   KERNELS_SMP=1                          the guest's CPUs (2): 1 on a busy machine
 #   KERNELS_TIMEOUT=SECONDS                a boot still running after this is stopped
-#                                          (full 7200, big 1800, ci 3300, smoke 900)
+#                                          (full 7200, big 1800, ci 3300, pick and smoke 900)
 #   KERNELS_AUTO_TIMEOUT=2400              an --auto run in the guest is killed after this
 #   KERNELS_START_TIMEOUT=600              so is a guest that has not begun its plan by then
 #   KERNELS_RESULTS=$O/kernels             where the consoles, logs and matrix go
@@ -44,6 +48,8 @@ KERNELS_TIMEOUT=${KERNELS_TIMEOUT:-}
 KERNELS_START_TIMEOUT=${KERNELS_START_TIMEOUT:-600}
 KERNELS_AUTO_TIMEOUT=${KERNELS_AUTO_TIMEOUT:-2400}
 KERNELS_BIG_TESTS=${KERNELS_BIG_TESTS:-test_examples test_pidns_reboot}
+KERNELS_LESSONS=${KERNELS_LESSONS:-1}
+KERNELS_TESTS=${KERNELS_TESTS:-}
 FRESH_CACHE=${FRESH_CACHE:-/var/cache/pidns-tutor-fresh}
 KERNELS_PACKAGES=${KERNELS_PACKAGES:-gcc make pkg-config libc6-dev libreadline-dev util-linux procps less libcmocka-dev}
 O=${O:-build}
@@ -52,7 +58,7 @@ say() { echo "check-kernels: $*"; }
 die() { echo "check-kernels: $*" >&2; exit 1; }
 
 for b in $KERNELS_BOOTS; do
-    case $b in full | big | ci | smoke) ;; *) die "unknown boot '$b' in KERNELS_BOOTS (full big ci smoke)" ;; esac
+    case $b in full | big | ci | pick | smoke) ;; *) die "unknown boot '$b' in KERNELS_BOOTS (full big ci pick smoke)" ;; esac
 done
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot); try: sudo make check-kernels"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -141,8 +147,8 @@ boot() { # $1 = plan
     # hung CI job under CI's 90 minutes (.ci/run's other 25 and the image).
     case $plan in full) bound=7200 ;; big) bound=1800 ;; ci) bound=3300 ;; *) bound=900 ;; esac
     bound=${KERNELS_TIMEOUT:-$bound}
-    printf '#!/bin/sh\ncd /srv/tree && KERNELS_BIG_TESTS="%s" KERNELS_AUTO_TIMEOUT=%s exec sh tests/kernels/guest.sh %s %s\n' \
-        "$KERNELS_BIG_TESTS" "$KERNELS_AUTO_TIMEOUT" "$plan" "$O" >"$tree/.kernels/run" &&
+    printf '#!/bin/sh\ncd /srv/tree && KERNELS_BIG_TESTS="%s" KERNELS_LESSONS="%s" KERNELS_TESTS="%s" KERNELS_AUTO_TIMEOUT=%s exec sh tests/kernels/guest.sh %s %s\n' \
+        "$KERNELS_BIG_TESTS" "$KERNELS_LESSONS" "$KERNELS_TESTS" "$KERNELS_AUTO_TIMEOUT" "$plan" "$O" >"$tree/.kernels/run" &&
         chmod 755 "$tree/.kernels/run"
     qemu_disks "$tree" || die "cannot make the boot's disks"
     log=$results/$plan.console

@@ -186,6 +186,16 @@ big)
     exported learner 23
     tests root ${KERNELS_BIG_TESTS:-test_examples test_pidns_reboot}
     ;;
+pick)
+    for l in ${KERNELS_LESSONS:-1}; do
+        auto "root-$l" root "$l" ""
+        auto "user-namespace-$l" root "$l" --user-namespace
+        auto "learner-$l" learner "$l" ""
+        exported root "$l"
+        exported learner "$l"
+    done
+    [ -z "${KERNELS_TESTS:-}" ] || tests root $KERNELS_TESTS
+    ;;
 smoke)
     doctor root
     doctor learner
