@@ -9,6 +9,7 @@
 #include "tutor/tutor.h"
 #include "tutor/tutor_code.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +38,12 @@ int cmd_build(struct shell *sh, int argc, char **argv)
     const struct lesson_block *ex = coding_exercise(sh, argv[0]);
     if (ex == NULL || tutor_code_build(sh, ex) != 0)
         return SHELL_ERROR;
-    render_text(&sh->render, RENDER_NOTE, "(`check` runs it in the lab and checks what it did)");
+    char dir[NAME_MAX + 1], name[NAME_MAX + 1];
+    tutor_code_names(ex, dir, sizeof dir, name, sizeof name);
+    render_textf(&sh->render, RENDER_NOTE,
+                 "(in the lab it is %s/%s/%s: `sh cd %s/%s && ./%s ...` runs it yourself; "
+                 "`check` runs it and checks what it did)",
+                 TUTOR_CODE_LAB_DIR, dir, name, TUTOR_CODE_LAB_DIR, dir, name);
     return SHELL_OK;
 }
 

@@ -342,7 +342,10 @@ static void show_exercise(struct shell *sh, const struct lesson_block *b)
     render_textf(&sh->render, RENDER_HEADING, "Exercise: %s", b->text);
     char file[PATH_MAX];
     if (b->program != NULL && !sh->auto_mode && !sh->presenting) {
-        if (tutor_code_file(b, file, sizeof file) == 0)
+        /* The file named exists from now on, for an editor in another
+         * terminal (`watch`); a first copy says so itself. */
+        int existed = tutor_code_file(b, file, sizeof file) == 0 && access(file, F_OK) == 0;
+        if (tutor_code_prepare(sh, b) == 0 && existed)
             render_textf(&sh->render, RENDER_NOTE, "Your file: %s", file);
         render_text(&sh->render, RENDER_NOTE,
                     "`edit` opens it, `build` compiles it, `check` builds it and runs it in the "

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tutor_private.c: the learner's files kept theirs alone. A tutor before
- * issue 33 made ~/pidns-exercises 0755 with 0644 files (every classmate could
+ * 686d4e8 made ~/pidns-exercises 0755 with 0644 files (every classmate could
  * read the answers) and its state directory (progress, history) the same way;
  * on start, those are tightened to 0700 for directories and 0600 for files
  * (0700 where the owner may execute), and the learner is told once: the next

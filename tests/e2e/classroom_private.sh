@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # classroom_private.sh: answers an older tutor left readable by everyone
-# (issue 33) are made the learner's alone when the tutor starts. A throwaway
+# (before 686d4e8) are made the learner's alone when the tutor starts. A throwaway
 # account whose ~/pidns-exercises and state directory are 0755 with 0644
 # files, as a tutor before the fix made them, starts the tutor: they become
 # 0700 and 0600 (an executable 0700), the tutor says so in one line, and says

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: MIT
 # A coding exercise through the real shell in a pseudo-terminal, as a learner
 # meets it (lesson 1's last step, two_pids.c): the file as given builds and
-# fails the check, and `hint` reads what the program did; `edit` with a
+# fails the check (the file exists once the step is shown, for an editor
+# elsewhere), and `hint` reads what the program did; `edit` with a
 # scripted editor (EDITOR=a script, each call writing the next version) first
 # makes a compile error, which `build` shows with the learner's file and
 # line; then a program that forgets fflush() before exec, which the check
 # refuses, showing what the program printed and the failing condition, and
 # the hint explains; then the right one, which passes and shows
-# the learner's version and the reference; `watch` rebuilds and checks on a
+# the learner's version and the reference; `build` names the program's path
+# in the lab, where the learner runs it by hand; `watch` rebuilds and checks on a
 # save; `reset-file -y` brings the file back as given, keeping theirs. Then
 # --auto 1 as nobody: the gap and the wrong programs fail, the solution
 # passes, by the user-namespace route.
@@ -43,10 +45,10 @@ unset VISUAL
 drive code_exercise --lessons lessons <<X
 expect pidns-tutor> 
 send lesson 1\r
+expect (copied the exercise to
 expect pidns-exercises/01-two-pids/two_pids.c
 expect pidns-tutor (1:5/5)> 
 send check\r
-expect (copied the exercise to
 expect Built
 expect Not yet.
 expect pidns-tutor (1:5/5)> 
@@ -76,6 +78,12 @@ expect Passed: the kernel's state shows it is done.
 expect Your version
 expect The reference solution
 expect One process, two PIDs
+expect pidns-tutor (1:5/5)> 
+send build\r
+expect (in the lab it is /tmp/pidns-exercises/01-two-pids/two_pids:
+expect pidns-tutor (1:5/5)> 
+send sh cd /tmp/pidns-exercises/01-two-pids && ./two_pids\r
+expect child: PID 1, parent 0
 expect pidns-tutor (1:5/5)> 
 send quit\r
 expect no process, mount or /procN left by the lab
