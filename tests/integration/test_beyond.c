@@ -470,14 +470,16 @@ static const struct beyond_case cases[] = {
      {"CHECK-OPENS-INSIDE", "CHECK-ESTALE-IN-NEWCOMER"},
      {"open_by_handle_at: pid:[0"}},
     /* The handle names the namespace the program runs in, so that its
-     * number stays taken: the round ends, and says so. */
+     * number stays taken: the round ends, and says so. Its own /proc: the
+     * program holds newcomers by /proc/PID. */
     {"nsid_reuse_says_when_the_number_stays_taken",
      1,
      0,
      "h=$(mktemp);"
      "if pidns_nsid --save $h /proc/self/ns/pid 2>&1 | grep -q 'need Linux 6.18'; then"
      " echo CHECK-TAKEN-SAID CHECK-STATUS-1;"
-     "else out=$(unshare -pf sh -c \"pidns_nsid --save $h /proc/self/ns/pid >/dev/null &&"
+     "else out=$(unshare -pf --mount-proc sh -c \"pidns_nsid --save $h /proc/self/ns/pid "
+     ">/dev/null &&"
      " pidns_nsid --reuse --open $h; echo status=\\$?\"); echo \"$out\";"
      " echo \"$out\" | grep -q '^pid:\\[[0-9]*\\] did not come back in 2000 tries' &&"
      " echo \"$out\" | grep -qF \"(or its own namespace lives still: 'pidns_nsid --open $h' "
