@@ -46,6 +46,8 @@
 #define SYS_LISTNS_ 470                     /* Linux 6.19, every architecture */
 #define HANDLE_MAX 128                      /* MAX_HANDLE_SZ */
 #define ID_UNKNOWN UINT64_MAX
+#define ROUND_TRIES 2000 /* --reuse: tries for one number to come back */
+#define ROUNDS 5         /* --reuse: numbers tried, one after another */
 
 struct nsfsHandle { /* struct nsfs_file_handle, the bytes of f_handle */
     uint64_t nsId;
@@ -245,42 +247,47 @@ static int release(pid_t child, char what, int keep)
 }
 
 // tag::reuse[]
-/* New PID namespaces until one gets the inode `target`, which another one
- * had: those that get a lower (free) number are held open meanwhile, so that
- * the next ones climb; a higher one means `target` is not free yet. */
-static int reuse(ino_t target, uint64_t targetId, long tries, int ids)
+/* One round: new PID namespaces until one gets the inode `target`, which
+ * another one had. Those that get a lower (free) number are held open
+ * meanwhile, so that the next ones climb; a higher one means `target` is
+ * not free yet, or that another namespace on the machine took it (the
+ * numbers are shared by all). Returns 1 when it came back. */
+static int reuseRound(ino_t target, uint64_t targetId, int ids)
 {
     struct probe r;
-    long kept = 0;
-    for (long i = 1; i <= tries; i++) {
+    int held[ROUND_TRIES], kept = 0, back = 0;
+    for (int i = 1; i <= ROUND_TRIES && !back; i++) {
         pid_t child = newNamespace(&r);
         if (r.ino != target) {
-            kept += release(child, 'x', r.ino < target) != -1;
+            if ((held[kept] = release(child, 'x', r.ino < target)) != -1)
+                kept++;
             if (r.ino > target)
                 usleep(1000); /* the old one is freed after an RCU grace period */
             continue;
         }
-        printf("made again until that inode came back: %ld tries, %ld held meanwhile\n", i, kept);
+        printf("made again until that inode came back: %d tries, %d held meanwhile\n", i, kept);
         printf("the newcomer: pid:[%lu]%s", (unsigned long)r.ino, ids ? ", " : "\n");
         if (ids)
             printId(r.id);
         if (ids && r.id != ID_UNKNOWN && targetId != ID_UNKNOWN)
             printf("inode reused: yes; ID reused: %s\n", r.id == targetId ? "yes" : "no");
         release(child, handleToOpen != NULL ? 'o' : 'x', 0);
-        return EXIT_SUCCESS;
+        back = 1;
     }
-    printf("pid:[%lu] did not come back in %ld tries (another namespace may hold it)\n",
-           (unsigned long)target, tries);
-    return EXIT_FAILURE;
+    if (!back)
+        printf("pid:[%lu] did not come back in %d tries (another namespace may hold it)\n",
+               (unsigned long)target, ROUND_TRIES);
+    while (kept > 0)
+        close(held[--kept]);
+    return back;
 }
 // end::reuse[]
 
-/* --reuse: a first namespace made and left, or the one a handle names. */
-static int reuseMode(int ids, long tries)
+/* --reuse: the namespace a handle names, one round; or a namespace made
+ * and left, and a new one for each round whose number was taken. */
+static int reuseMode(int ids)
 {
     struct probe r;
-    ino_t target;
-    uint64_t targetId = ID_UNKNOWN;
     if (pipe2(toChild, O_CLOEXEC) == -1 || pipe2(fromChild, O_CLOEXEC) == -1)
         err(EXIT_FAILURE, "pipe2");
     if (handleToOpen != NULL) {
@@ -291,16 +298,22 @@ static int reuseMode(int ids, long tries)
         struct nsfsHandle nh;
         readHandle(handleToOpen, &h.fh);
         memcpy(&nh, h.fh.f_handle, sizeof nh);
-        target = nh.nsInum, targetId = nh.nsId;
-        printf("%s names pid:[%lu]\n", handleToOpen, (unsigned long)target);
-    } else {
-        release(newNamespace(&r), 'x', 0);
-        target = r.ino, targetId = r.id;
-        printf("made and left: pid:[%lu]%s", (unsigned long)target, ids ? ", " : "\n");
-        if (ids)
-            printId(targetId);
+        printf("%s names pid:[%lu]\n", handleToOpen, (unsigned long)nh.nsInum);
+        if (reuseRound(nh.nsInum, nh.nsId, ids))
+            return EXIT_SUCCESS;
+        printf("(or its own namespace lives still: 'pidns_nsid --open %s' tells)\n", handleToOpen);
+        return EXIT_FAILURE;
     }
-    return reuse(target, targetId, tries, ids);
+    for (int round = 1; round <= ROUNDS; round++) {
+        release(newNamespace(&r), 'x', 0);
+        printf("made and left: pid:[%lu]%s", (unsigned long)r.ino, ids ? ", " : "\n");
+        if (ids)
+            printId(r.id);
+        if (reuseRound(r.ino, r.id, ids))
+            return EXIT_SUCCESS;
+    }
+    printf("no number came back in %d rounds\n", ROUNDS);
+    return EXIT_FAILURE;
 }
 
 /* listns(): the IDs of the PID namespaces this process may see. */
@@ -368,7 +381,7 @@ int main(int argc, char *argv[])
                 errx(EXIT_FAILURE,
                      "--reuse takes --ids or --open HANDLE, not '%s' (try 'pidns_nsid --help')",
                      argv[i]);
-        return reuseMode(ids, 10000);
+        return reuseMode(ids);
     }
     if (opt[0] == '-')
         errx(EXIT_FAILURE, "unknown option '%s' (try 'pidns_nsid --help')", opt);

@@ -76,7 +76,7 @@ static void check_kernel(FILE *out, int *fatal)
 static void check_privileges(FILE *out, const struct lab_facts *facts)
 {
     char line[320];
-    snprintf(line, sizeof line, "running as uid %d%s%s", (int)getuid(),
+    snprintf(line, sizeof line, "running as uid %u%s%s", (unsigned)getuid(),
              facts->cap_sys_admin ? ", with CAP_SYS_ADMIN" : ", without CAP_SYS_ADMIN",
              getenv("SUDO_UID") != NULL ? " (through sudo)" : "");
     row(out, 1, line, NULL);

@@ -21,7 +21,16 @@ stage_tree "$scratch/tree" || { bad "staging a copy of the tree"; finish; }
 tutor=$scratch/tree/build/pidns-tutor
 mkdir -m 777 "$scratch/a" "$scratch/b"
 chmod 777 "$scratch"
-uid_a=$((46000 + $$ % 1000)) uid_b=$((45000 + $$ % 1000))
+# A block of 32 uids of this run's own, by construction: pids of runs alive
+# at once differ, and 3000000000 + (4194304 * 4 + 3) * 32 < 4294967294. A
+# block where any process runs (someone else's) is passed over.
+block=
+for k in 0 1 2 3; do
+    b=$((3000000000 + ($$ * 4 + k) * 32))
+    if ! ps -u "$(seq -s, "$b" $((b + 31)))" -o pid= | grep -q .; then block=$b && break; fi
+done
+[ -n "$block" ] || skip_all "every block of uids for this run has processes running"
+uid_a=$block uid_b=$((block + 1)) # and uid_a + 14, uid_a + 16 for lessons 14 and 16
 # as UID NPROC STATE COMMAND...: run as a uid of its own under ulimit -u NPROC.
 as() {
     u=$1 n=$2 st=$3
@@ -98,15 +107,22 @@ fi
 # A bound that holds: learner A, at ulimit -u 64, runs a fork loop (bash
 # retries its forks) while learner B runs lesson 1, which still passes.
 printf 'sh timeout 25 bash -c "while :; do sleep 30 & done" 2>/dev/null; echo loop-ended\nquit\n' |
-    as "$uid_a" 64 "$scratch/a" "$tutor" >"$scratch/loop" 2>&1 &
+    as "$uid_a" 64 "$scratch/a" timeout 150 "$tutor" >"$scratch/loop" 2>&1 &
 loop=$!
-sleep 3
-running=$(ps -u "$uid_a" -o pid= | wc -l)
+# until the loop nears its limit (it runs 25 s), or 15 s under load
+i=0 running=0
+while [ $i -lt 30 ] && [ "$running" -lt 40 ]; do
+    sleep 0.5
+    running=$(ps -u "$uid_a" -o pid= | wc -l) i=$((i + 1))
+done
 as "$uid_b" 1000 "$scratch/b" timeout 200 "$tutor" --auto 1 >"$out" 2>&1
 rc=$?
 check "beside a fork loop held at 64 processes ($running running), another learner's lesson 1 passes (status $rc)" [ "$rc" -eq 0 ]
 check "the fork loop was held by its limit ($running processes)" sh -c "[ $running -ge 40 ] && [ $running -le 64 ]"
-wait "$loop"
+wait "$loop" # its tutor is cut after 150 s at most
 check "the looping learner's lab ended the loop" grep -q loop-ended "$scratch/loop"
+# Its lab's processes die with the lab's init: let them go, 10 s at most.
+i=0
+while [ $i -lt 20 ] && ps -u "$uid_a,$uid_b" -o pid= | grep -q .; do sleep 0.5; i=$((i + 1)); done
 check "nothing of either learner is left running" sh -c "! ps -u '$uid_a,$uid_b' -o pid= | grep -q ."
 finish

@@ -438,10 +438,10 @@ static const struct beyond_case cases[] = {
      1,
      0,
      "out=$(pidns_nsid --reuse --ids); echo \"$out\";"
-     "i1=$(echo \"$out\" | sed -n 's/^made and left: pid:\\[\\([0-9]*\\)\\].*/\\1/p');"
+     "i1=$(echo \"$out\" | sed -n 's/^made and left: pid:\\[\\([0-9]*\\)\\].*/\\1/p' | tail -n 1);"
      "i2=$(echo \"$out\" | sed -n 's/^the newcomer: pid:\\[\\([0-9]*\\)\\].*/\\1/p');"
      "[ -n \"$i1\" ] && [ \"$i1\" = \"$i2\" ] && echo CHECK-SAME-INODE-TWICE;"
-     "d1=$(echo \"$out\" | sed -n 's/^made and left: .*, id \\([0-9]*\\)$/\\1/p');"
+     "d1=$(echo \"$out\" | sed -n 's/^made and left: .*, id \\([0-9]*\\)$/\\1/p' | tail -n 1);"
      "d2=$(echo \"$out\" | sed -n 's/^the newcomer: .*, id \\([0-9]*\\)$/\\1/p');"
      "if echo \"$out\" | grep -q 'id unknown (NS_GET_ID needs Linux 6.18)'; then"
      " echo CHECK-IDS-DIFFER-OR-OLD-KERNEL;"
@@ -469,6 +469,25 @@ static const struct beyond_case cases[] = {
      "rm -f $h",
      {"CHECK-OPENS-INSIDE", "CHECK-ESTALE-IN-NEWCOMER"},
      {"open_by_handle_at: pid:[0"}},
+    /* The handle names the namespace the program runs in, so that its
+     * number stays taken: the round ends, and says so. Its own /proc: the
+     * program holds newcomers by /proc/PID. */
+    {"nsid_reuse_says_when_the_number_stays_taken",
+     1,
+     0,
+     "h=$(mktemp);"
+     "if pidns_nsid --save $h /proc/self/ns/pid 2>&1 | grep -q 'need Linux 6.18'; then"
+     " echo CHECK-TAKEN-SAID CHECK-STATUS-1;"
+     "else out=$(unshare -pf --mount-proc sh -c \"pidns_nsid --save $h /proc/self/ns/pid "
+     ">/dev/null &&"
+     " pidns_nsid --reuse --open $h; echo status=\\$?\"); echo \"$out\";"
+     " echo \"$out\" | grep -q '^pid:\\[[0-9]*\\] did not come back in 2000 tries' &&"
+     " echo \"$out\" | grep -qF \"(or its own namespace lives still: 'pidns_nsid --open $h' "
+     "tells)\" &&"
+     " echo CHECK-TAKEN-SAID; echo \"$out\" | grep -qx status=1 && echo CHECK-STATUS-1; fi;"
+     "rm -f $h",
+     {"CHECK-TAKEN-SAID", "CHECK-STATUS-1"},
+     {"the newcomer"}},
     {"nsid_as_nobody_in_a_user_namespace",
      1,
      1,
