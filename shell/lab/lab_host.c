@@ -291,18 +291,28 @@ static int diff_sorted(char *a, char *b, const char *what, FILE *report)
     return count;
 }
 
+int lab_host_read(const struct lab *lab, char **mounts, char **root)
+{
+    int error = 0;
+    *mounts = lab_host_mount_table(lab->host_mountinfo_fd);
+    if (*mounts == NULL)
+        error = errno;
+    *root = lab_dir_listing(lab->host_root_fd);
+    if (*root == NULL && error == 0)
+        error = errno;
+    return error;
+}
+
 /* Tells what changed on the host outside the lab; returns how many, which
  * do not count against the lab. Returns -1 when the host could not be read. */
-int lab_host_differences(struct lab *lab, FILE *report)
+int lab_host_differences(struct lab *lab, char *mounts, char *root, int read_error, FILE *report)
 {
-    char *mounts = lab_host_mount_table(lab->host_mountinfo_fd);
-    char *root = lab_dir_listing(lab->host_root_fd);
     int count = 0;
 
     if (mounts == NULL || root == NULL) {
         if (report != NULL)
             fprintf(report, "host not checked: reading its mount table and /: %s\n",
-                    strerror(errno));
+                    strerror(read_error));
         count = -1;
     } else {
         count += diff_sorted(lab->host_mounts_at_open, mounts, "the mount table", report);

@@ -118,10 +118,14 @@ int lab_find_survivors(struct lab *lab, FILE *report);
  * whether that namespace still exists (Linux 6.11: NS_GET_MNTNS_ID and a
  * listmount() of another namespace); 0 when it cannot. */
 unsigned long long lab_mount_namespace_id(int fd);
-/* Compares the host's mount table and / with the snapshot taken at open and
- * tells each difference as made elsewhere (the lab cannot make them): returns
- * their count, or -1 when the host could not be read. */
-int lab_host_differences(struct lab *lab, FILE *report);
+/* Reads the host's mount table and / now (malloc'd; NULL where they could
+ * not be read): returns 0, or the errno of the first that failed. */
+int lab_host_read(const struct lab *lab, char **mounts, char **root);
+/* Compares the host's mount table and / read by lab_host_read() with the
+ * snapshot taken at open and tells each difference as made elsewhere (the
+ * lab cannot make them): returns their count, or -1 when the host could not
+ * be read (read_error says why). Frees mounts and root. */
+int lab_host_differences(struct lab *lab, char *mounts, char *root, int read_error, FILE *report);
 /* The mount table read from a mountinfo fd, one sorted line per mount. */
 char *lab_host_mount_table(int mountinfo_fd);
 /* The names in a directory, sorted, one a line. */
