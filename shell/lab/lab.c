@@ -211,10 +211,18 @@ static int start_keeper(struct lab *lab, const struct lab_config *config)
     return lab_set_error(lab, "%s: %s", what, r.error ? strerror(r.error) : "it ended early");
 }
 
-/* Mount ids of the keeper's namespace: what lab_cleanup() leaves mounted. */
+/* Mount ids of the keeper's namespace: what lab_cleanup() leaves mounted.
+ * Where the kernel lists a namespace's mounts by its id, one listmount(2)
+ * instead of the mountinfo text of every mount. */
 static int read_baseline_mounts(struct lab *lab)
 {
     struct procfs_mount_table table;
+    ssize_t n =
+        lab->keeper_mnt_id != 0 ? lab_list_mounts(lab->keeper_mnt_id, &lab->baseline_unique) : -1;
+    if (n >= 0) {
+        lab->baseline_mount_count = (size_t)n;
+        return 0;
+    }
     if (procfs_read_mounts("/proc", lab->keeper, &table) == -1)
         return lab_set_error(lab, "reading the lab's mount table: %s", strerror(errno));
     lab->baseline_mounts = calloc(table.count + 1, sizeof *lab->baseline_mounts);
@@ -299,6 +307,7 @@ static void lab_free(struct lab *lab)
     free(lab->host_mounts_at_open);
     free(lab->host_root_at_open);
     free(lab->baseline_mounts);
+    free(lab->baseline_unique);
     free(lab->baseline_root);
     free(lab->cwd);
     free(lab->path_env);
