@@ -227,17 +227,19 @@ static int note_spared(int proc_fd, pid_t pid, const char *name, void *arg)
     return s->spared->count == LAB_SPARED_MAX;
 }
 
-/* The shell's children in the lab that are not runners, by lab PID. */
-static void find_spared(const struct lab *lab, struct lab_spared *spared)
+/* The shell's children in the lab that are not runners, by lab PID.
+ * Returns 1 when the keeper runs alone (nothing to spare), else 0. */
+static int find_spared(const struct lab *lab, struct lab_spared *spared)
 {
     struct stat lab_ns;
     spared->count = 0;
     if (lab_runs_keeper_alone(lab, NULL))
-        return; /* nothing to spare: skip the look at every host process */
+        return 1; /* nothing to spare: skip the look at every host process */
     if (fstat(lab->lab_pidns_fd, &lab_ns) == -1)
-        return;
+        return 0;
     struct spared_search s = {lab_ns.st_ino, spared};
     procfs_walk_pids(AT_FDCWD, "/proc", note_spared, &s);
+    return 0;
 }
 
 /* Runs the sweeper; its report lines go to *lines (malloc'd). */
@@ -303,14 +305,15 @@ static int same_mounts(const struct lab *lab)
     return same;
 }
 
-/* Is the lab as it was at open? Only the keeper runs, its mount ids are the
- * baseline's, its / lists the same names. Then there is nothing to sweep. */
-static int lab_is_fresh(struct lab *lab, const struct lab_spared *spare)
+/* Is the lab as it was at open? Only the keeper runs (alone: find_spared()
+ * has just seen it so), its mount ids are the baseline's, its / lists the
+ * same names. Then there is nothing to sweep. */
+static int lab_is_fresh(struct lab *lab, const struct lab_spared *spare, int alone)
 {
     int fresh = 1;
     for (size_t i = 0; i < lab->job_count && fresh; i++)
         fresh = !lab->jobs[i].job.running;
-    if (!fresh || !lab_runs_keeper_alone(lab, spare))
+    if (!fresh || !(alone || lab_runs_keeper_alone(lab, spare)))
         return 0;
     if (!same_mounts(lab))
         return 0;
@@ -335,8 +338,9 @@ int lab_cleanup(struct lab *lab, FILE *report)
      * cleanup stops: note its end before the sweep kills the rest. */
     for (size_t i = 0; i < lab->job_count; i++)
         lab_job_reap(lab, &lab->jobs[i], 0);
-    find_spared(lab, &spare);
-    if (!lab_is_fresh(lab, &spare))
+    int alone = find_spared(lab, &spare);
+    int fresh = lab_is_fresh(lab, &spare, alone);
+    if (!fresh)
         rc = run_sweeper(lab, &spare, &lines);
     for (size_t i = 0; i < lab->job_count; i++) {
         struct lab_job_slot *slot = &lab->jobs[i];
@@ -350,7 +354,8 @@ int lab_cleanup(struct lab *lab, FILE *report)
     }
     lab->job_count = 0;
     lab->next_job_id = 1;
-    wait_for_keeper_alone(lab, &spare);
+    if (!fresh) /* fresh: the keeper was alone, and nothing was stopped since */
+        wait_for_keeper_alone(lab, &spare);
     for (char *line = lines ? strtok(lines, "\n") : NULL; line != NULL; line = strtok(NULL, "\n")) {
         if (report != NULL)
             fprintf(report, "%s\n", line);
