@@ -160,7 +160,7 @@ int main(int argc, char **argv)
         return output_lost() ? 1 : status;
     }
     if (doctor) {
-        struct lab_config config = {NULL, o.user_namespace, 0};
+        struct lab_config config = {NULL, o.user_namespace, 0, NULL, NULL};
         int status = doctor_run(stdout, &config);
         return output_lost() ? 1 : status;
     }

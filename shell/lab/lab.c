@@ -132,7 +132,26 @@ __attribute__((noreturn)) static void keeper_serve(int ready_fd)
     }
 }
 
-static int start_keeper(struct lab *lab)
+/* The host as the lab finds it (lab_host.c), read through the fds the
+ * sandbox kept: while the keeper builds the lab, as the lab cannot change it. */
+static int snapshot_host(struct lab *lab)
+{
+    lab->host_mounts_at_open = lab_host_mount_table(lab->host_mountinfo_fd);
+    lab->host_root_at_open = lab_dir_listing(lab->host_root_fd);
+    if (lab->host_mounts_at_open == NULL || lab->host_root_at_open == NULL)
+        return lab_set_error(lab, "reading the host's mount table and /: %s", strerror(errno));
+    return 0;
+}
+
+/* Ends a keeper that never served (an error is set or to be set). */
+static void keeper_abandon(struct lab *lab)
+{
+    kill(lab->keeper, SIGKILL);
+    waitpid(lab->keeper, NULL, 0);
+    lab->keeper = 0;
+}
+
+static int start_keeper(struct lab *lab, const struct lab_config *config)
 {
     int pipefd[2], go[2];
     struct keeper_report r = {KEEPER_OK, 0};
@@ -167,21 +186,23 @@ static int start_keeper(struct lab *lab)
         walls_rc = lab_set_error(lab, "starting the lab's init: %s", strerror(errno));
     close(go[1]);
     if (walls_rc == -1) {
-        kill(lab->keeper, SIGKILL);
-        waitpid(lab->keeper, NULL, 0);
-        lab->keeper = 0;
+        keeper_abandon(lab);
         close(pipefd[0]);
         return -1;
     }
+    /* The keeper unshares, protects the host and mounts /proc meanwhile. */
+    int snapshot_rc = snapshot_host(lab);
+    if (config != NULL && config->meanwhile != NULL)
+        config->meanwhile(config->meanwhile_arg);
     ssize_t n;
     while ((n = read(pipefd[0], &r, sizeof r)) == -1 && errno == EINTR)
         ;
     close(pipefd[0]);
-    if (n == (ssize_t)sizeof r && r.step == KEEPER_OK)
+    if (n == (ssize_t)sizeof r && r.step == KEEPER_OK && snapshot_rc == 0)
         return 0;
-    kill(lab->keeper, SIGKILL);
-    waitpid(lab->keeper, NULL, 0);
-    lab->keeper = 0;
+    keeper_abandon(lab);
+    if (n == (ssize_t)sizeof r && r.step == KEEPER_OK)
+        return -1; /* the snapshot's error is set */
     const char *what = r.step == KEEPER_MOUNT_NS  ? "unshare(CLONE_NEWNS)"
                        : r.step == KEEPER_PROTECT ? "making the host's files read-only in the lab"
                        : r.step == KEEPER_MOUNT_PROC ? "mounting the lab's procfs at /proc"
@@ -190,10 +211,18 @@ static int start_keeper(struct lab *lab)
     return lab_set_error(lab, "%s: %s", what, r.error ? strerror(r.error) : "it ended early");
 }
 
-/* Mount ids of the keeper's namespace: what lab_cleanup() leaves mounted. */
+/* Mount ids of the keeper's namespace: what lab_cleanup() leaves mounted.
+ * Where the kernel lists a namespace's mounts by its id, one listmount(2)
+ * instead of the mountinfo text of every mount. */
 static int read_baseline_mounts(struct lab *lab)
 {
     struct procfs_mount_table table;
+    ssize_t n =
+        lab->keeper_mnt_id != 0 ? lab_list_mounts(lab->keeper_mnt_id, &lab->baseline_unique) : -1;
+    if (n >= 0) {
+        lab->baseline_mount_count = (size_t)n;
+        return 0;
+    }
     if (procfs_read_mounts("/proc", lab->keeper, &table) == -1)
         return lab_set_error(lab, "reading the lab's mount table: %s", strerror(errno));
     lab->baseline_mounts = calloc(table.count + 1, sizeof *lab->baseline_mounts);
@@ -278,6 +307,7 @@ static void lab_free(struct lab *lab)
     free(lab->host_mounts_at_open);
     free(lab->host_root_at_open);
     free(lab->baseline_mounts);
+    free(lab->baseline_unique);
     free(lab->baseline_root);
     free(lab->cwd);
     free(lab->path_env);
@@ -358,12 +388,6 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
     lab_cgroup_enter(&lab->cgroup);
     if (prepare_environment(lab, config) == -1 || enter_sandbox(lab, config) == -1)
         goto failed;
-    lab->host_mounts_at_open = lab_host_mount_table(lab->host_mountinfo_fd);
-    lab->host_root_at_open = lab_dir_listing(lab->host_root_fd);
-    if (lab->host_mounts_at_open == NULL || lab->host_root_at_open == NULL) {
-        lab_set_error(lab, "reading the host's mount table and /: %s", strerror(errno));
-        goto failed;
-    }
     lab->own_pidns_fd = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
     /* Walls the learner cannot take down (lab_walls.c): before the PID
      * namespace, which the further user namespace is to own. */
@@ -374,7 +398,7 @@ struct lab *lab_open(const struct lab_config *config, char *err, size_t errlen)
                       errno == EINVAL ? " (a process can open only one lab)" : "");
         goto failed;
     }
-    if (start_keeper(lab) == -1 || open_keeper_namespaces(lab) == -1)
+    if (start_keeper(lab, config) == -1 || open_keeper_namespaces(lab) == -1)
         goto failed;
     lab_walls_end(lab);
     return lab;
@@ -390,10 +414,9 @@ failed:
     return NULL;
 }
 
-/* Ends the keeper, and with it the lab's namespace. Its exit completes once
- * every process of the namespace is reaped: wait on a pidfd (when the kernel
- * has them) so that the usual case costs no sleep. */
-static void end_keeper(struct lab *lab, FILE *report)
+/* Ends the keeper, and with it the lab's namespace: sends it SIGKILL and
+ * returns a pidfd on it (-1 when the kernel has none) for keeper_wait(). */
+static int keeper_kill(struct lab *lab)
 {
 #ifdef SYS_pidfd_open
     int pidfd = (int)syscall(SYS_pidfd_open, lab->keeper, 0);
@@ -401,6 +424,14 @@ static void end_keeper(struct lab *lab, FILE *report)
     int pidfd = -1;
 #endif
     kill(lab->keeper, SIGKILL);
+    return pidfd;
+}
+
+/* Its exit completes once every process of the namespace is reaped: wait
+ * on the pidfd (when the kernel has them) so that the usual case costs no
+ * sleep. */
+static void keeper_wait(struct lab *lab, int pidfd, FILE *report)
+{
     for (int waited = 0;; waited++) {
         if (pidfd != -1) {
             struct pollfd p = {pidfd, POLLIN, 0};
@@ -441,13 +472,20 @@ static void say_verdict(FILE *report)
 int lab_close(struct lab *lab, FILE *report)
 {
     int rc = 0;
+    char *host_mounts = NULL, *host_root = NULL;
+    int host_error = -1; /* not read yet */
 
     if (lab->keeper > 0) {
         if (lab_cleanup(lab, report) == -1)
             rc = -1;
         /* The keeper's exit waits until every process of its namespace is
-         * reaped, runners included: lab_cleanup() reaped them. */
-        end_keeper(lab, report);
+         * reaped, runners included: lab_cleanup() reaped them. While the
+         * kernel takes its namespaces down (on another CPU, where there is
+         * one), the host is read for the comparison below: the lab cannot
+         * change it, so it makes no difference when. */
+        int pidfd = keeper_kill(lab);
+        host_error = lab_host_read(lab, &host_mounts, &host_root);
+        keeper_wait(lab, pidfd, report);
         /* Children would go to the dead lab namespace and fork() would fail:
          * root may return to its own namespace (a user namespace may not). */
         if (lab->own_pidns_fd != -1)
@@ -466,7 +504,9 @@ int lab_close(struct lab *lab, FILE *report)
     if (lab->keeper_mnt_fd != -1)
         close(lab->keeper_mnt_fd);
     lab->keeper_mnt_fd = -1;
-    if (lab_host_differences(lab, report) == -1)
+    if (host_error == -1)
+        host_error = lab_host_read(lab, &host_mounts, &host_root);
+    if (lab_host_differences(lab, host_mounts, host_root, host_error, report) == -1)
         differences++;
     if (differences == 0 && report != NULL)
         say_verdict(report);

@@ -51,6 +51,12 @@ struct lab_config {
     int force_user_namespace; /* use the unprivileged route even as root */
     double settle_seconds;    /* lab_start(): idle output time that means "keeps running"
                                  (0 = default, 0.3 s) */
+    /* The caller's own work, done by lab_open() while the keeper builds the
+     * lab's mounts (on another CPU, where there is one): called once the
+     * keeper is forked, before lab_open() waits for it, so also when the lab
+     * then fails to open. May be NULL. It must not fork or print. */
+    void (*meanwhile)(void *arg);
+    void *meanwhile_arg;
 };
 
 /* Which way the lab gets its privileges, and what is missing if none works. */

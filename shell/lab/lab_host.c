@@ -39,6 +39,12 @@ static int cmp_strings(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* Sorts the lines of text in place (text keeps its newlines). */
 static char *sorted_lines(char **lines, size_t n)
 {
@@ -134,6 +140,57 @@ static int mount_namespace_exists(uint64_t id)
     if (syscall(SYS_listmount, &req, &first, 1, 0) >= 0)
         return 1;
     return errno == ENOENT ? 0 : -1;
+}
+
+#ifndef SYS_statmount
+#define SYS_statmount 457
+#endif
+#define LAB_STATMOUNT_MNT_BASIC 0x2u
+
+/* The head of struct statmount of <linux/mount.h> (Linux 6.8), up to the
+ * ids; the kernel fills no more than the size it is given. */
+struct lab_statmount {
+    uint32_t size, mnt_opts;
+    uint64_t mask;
+    uint32_t sb_dev_major, sb_dev_minor;
+    uint64_t sb_magic;
+    uint32_t sb_flags, fs_type;
+    uint64_t mnt_id, mnt_parent_id;
+    uint32_t mnt_id_old, mnt_parent_id_old;
+};
+
+ssize_t lab_list_mounts(unsigned long long ns_id, uint64_t **ids)
+{
+    size_t cap = 64;
+    *ids = NULL;
+    for (;;) {
+        uint64_t *bigger = realloc(*ids, cap * sizeof **ids);
+        if (bigger == NULL)
+            break;
+        *ids = bigger;
+        struct lab_listmount_request req = {sizeof req, 0, UINT64_MAX, 0, ns_id};
+        long n = syscall(SYS_listmount, &req, *ids, cap, 0);
+        if (n == -1)
+            break;
+        if ((size_t)n < cap) {
+            qsort(*ids, (size_t)n, sizeof **ids, cmp_u64);
+            return n;
+        }
+        cap *= 4; /* maybe more than fit: ask again with room to spare */
+    }
+    free(*ids);
+    *ids = NULL;
+    return -1;
+}
+
+int lab_mount_old_id(unsigned long long ns_id, uint64_t mount_id, unsigned *old_id)
+{
+    struct lab_listmount_request req = {sizeof req, 0, mount_id, LAB_STATMOUNT_MNT_BASIC, ns_id};
+    struct lab_statmount sm = {0};
+    if (syscall(SYS_statmount, &req, &sm, sizeof sm, 0) == -1)
+        return -1;
+    *old_id = sm.mnt_id_old;
+    return 0;
 }
 
 unsigned long long lab_mount_namespace_id(int fd)
@@ -291,18 +348,28 @@ static int diff_sorted(char *a, char *b, const char *what, FILE *report)
     return count;
 }
 
+int lab_host_read(const struct lab *lab, char **mounts, char **root)
+{
+    int error = 0;
+    *mounts = lab_host_mount_table(lab->host_mountinfo_fd);
+    if (*mounts == NULL)
+        error = errno;
+    *root = lab_dir_listing(lab->host_root_fd);
+    if (*root == NULL && error == 0)
+        error = errno;
+    return error;
+}
+
 /* Tells what changed on the host outside the lab; returns how many, which
  * do not count against the lab. Returns -1 when the host could not be read. */
-int lab_host_differences(struct lab *lab, FILE *report)
+int lab_host_differences(struct lab *lab, char *mounts, char *root, int read_error, FILE *report)
 {
-    char *mounts = lab_host_mount_table(lab->host_mountinfo_fd);
-    char *root = lab_dir_listing(lab->host_root_fd);
     int count = 0;
 
     if (mounts == NULL || root == NULL) {
         if (report != NULL)
             fprintf(report, "host not checked: reading its mount table and /: %s\n",
-                    strerror(errno));
+                    strerror(read_error));
         count = -1;
     } else {
         count += diff_sorted(lab->host_mounts_at_open, mounts, "the mount table", report);

@@ -21,6 +21,7 @@
 #include "util/io.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <signal.h>
 #include <sys/types.h>
 
@@ -53,12 +54,15 @@ struct lab {
     struct lab_cgroup cgroup;  /* the bound per lab (lab_cgroup.c), when delegated */
     char *host_mounts_at_open; /* normalised host mount table */
     char *host_root_at_open;   /* sorted names in the host's / */
-    unsigned *baseline_mounts; /* mount ids of the keeper's namespace at open */
-    size_t baseline_mount_count;
-    char *baseline_root; /* sorted names in the lab's / at open, one a line */
-    char *cwd;           /* where commands start */
-    char *path_env;      /* "PATH=<examples_dir>:..." */
-    char *examples_dir;  /* resolved, or NULL: kept visible over the lab's scratch */
+    /* The keeper's mounts at open: by unique id (listmount(2)) where the
+     * kernel numbers namespaces (keeper_mnt_id != 0), else by mountinfo id. */
+    uint64_t *baseline_unique;
+    unsigned *baseline_mounts;
+    size_t baseline_mount_count; /* of whichever is set */
+    char *baseline_root;         /* sorted names in the lab's / at open, one a line */
+    char *cwd;                   /* where commands start */
+    char *path_env;              /* "PATH=<examples_dir>:..." */
+    char *examples_dir;          /* resolved, or NULL: kept visible over the lab's scratch */
     double settle_seconds;
     struct lab_job_slot *jobs;
     size_t job_count, job_capacity;
@@ -118,10 +122,21 @@ int lab_find_survivors(struct lab *lab, FILE *report);
  * whether that namespace still exists (Linux 6.11: NS_GET_MNTNS_ID and a
  * listmount() of another namespace); 0 when it cannot. */
 unsigned long long lab_mount_namespace_id(int fd);
-/* Compares the host's mount table and / with the snapshot taken at open and
- * tells each difference as made elsewhere (the lab cannot make them): returns
- * their count, or -1 when the host could not be read. */
-int lab_host_differences(struct lab *lab, FILE *report);
+/* Reads the host's mount table and / now (malloc'd; NULL where they could
+ * not be read): returns 0, or the errno of the first that failed. */
+int lab_host_read(const struct lab *lab, char **mounts, char **root);
+/* The unique ids (listmount(2), Linux 6.8; of another namespace by its
+ * id, 6.11) of every mount of the mount namespace ns_id, sorted (*ids
+ * malloc'd): their count, or -1 with errno. */
+ssize_t lab_list_mounts(unsigned long long ns_id, uint64_t **ids);
+/* The id mountinfo shows for the mount with unique id mount_id of that
+ * namespace (statmount(2)); 0, or -1 with errno (ENOENT: not mounted). */
+int lab_mount_old_id(unsigned long long ns_id, uint64_t mount_id, unsigned *old_id);
+/* Compares the host's mount table and / read by lab_host_read() with the
+ * snapshot taken at open and tells each difference as made elsewhere (the
+ * lab cannot make them): returns their count, or -1 when the host could not
+ * be read (read_error says why). Frees mounts and root. */
+int lab_host_differences(struct lab *lab, char *mounts, char *root, int read_error, FILE *report);
 /* The mount table read from a mountinfo fd, one sorted line per mount. */
 char *lab_host_mount_table(int mountinfo_fd);
 /* The names in a directory, sorted, one a line. */

@@ -82,17 +82,37 @@ static void stop_processes(int proc_fd, const struct lab_spared *spare, FILE *ou
     }
 }
 
-static int in_baseline(const struct lab *lab, unsigned id)
+static int in_ids(const unsigned *ids, size_t n, unsigned id)
 {
-    for (size_t i = 0; i < lab->baseline_mount_count; i++)
-        if (lab->baseline_mounts[i] == id)
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] == id)
             return 1;
     return 0;
 }
 
+/* The mountinfo ids of the baseline's mounts (malloc'd). Kept by unique id,
+ * the baseline's mounts still there are asked for theirs: a mountinfo id
+ * an unmounted one had may be a new mount's by now. NULL without memory. */
+static unsigned *baseline_old_ids(const struct lab *lab, size_t *n)
+{
+    unsigned *ids = malloc((lab->baseline_mount_count + 1) * sizeof *ids);
+    *n = 0;
+    for (size_t i = 0; ids != NULL && i < lab->baseline_mount_count; i++) {
+        if (lab->baseline_unique == NULL)
+            ids[(*n)++] = lab->baseline_mounts[i];
+        else if (lab_mount_old_id(lab->keeper_mnt_id, lab->baseline_unique[i], &ids[*n]) == 0)
+            (*n)++;
+    }
+    return ids;
+}
+
 int lab_mount_is_new(const struct lab *lab, unsigned mount_id)
 {
-    return !in_baseline(lab, mount_id);
+    size_t n;
+    unsigned *ids = baseline_old_ids(lab, &n);
+    int is_new = ids != NULL && !in_ids(ids, n, mount_id);
+    free(ids);
+    return is_new;
 }
 
 /* Unmounts, newest first, every mount the keeper's namespace did not have at
@@ -106,9 +126,11 @@ static void unmount_new(const struct lab *lab, FILE *out)
         fprintf(out, "warning: reading the lab's mount table: %s\n", strerror(errno));
         return;
     }
-    for (size_t i = table.count; i-- > 0;) {
+    size_t n;
+    unsigned *baseline = baseline_old_ids(lab, &n);
+    for (size_t i = table.count; baseline != NULL && i-- > 0;) {
         const struct procfs_mount *m = &table.mounts[i];
-        if (in_baseline(lab, m->mount_id))
+        if (in_ids(baseline, n, m->mount_id))
             continue;
         if (umount2(m->mount_point, 0) == -1 && umount2(m->mount_point, MNT_DETACH) == -1)
             fprintf(out, "warning: could not unmount %s (%s): %s\n", m->mount_point, m->fstype,
@@ -116,6 +138,9 @@ static void unmount_new(const struct lab *lab, FILE *out)
         else
             fprintf(out, "unmounted %s (%s)\n", m->mount_point, m->fstype);
     }
+    if (baseline == NULL)
+        fprintf(out, "warning: reading the lab's mount table: %s\n", strerror(ENOMEM));
+    free(baseline);
     procfs_mounts_free(&table);
 }
 
@@ -202,17 +227,19 @@ static int note_spared(int proc_fd, pid_t pid, const char *name, void *arg)
     return s->spared->count == LAB_SPARED_MAX;
 }
 
-/* The shell's children in the lab that are not runners, by lab PID. */
-static void find_spared(const struct lab *lab, struct lab_spared *spared)
+/* The shell's children in the lab that are not runners, by lab PID.
+ * Returns 1 when the keeper runs alone (nothing to spare), else 0. */
+static int find_spared(const struct lab *lab, struct lab_spared *spared)
 {
     struct stat lab_ns;
     spared->count = 0;
     if (lab_runs_keeper_alone(lab, NULL))
-        return; /* nothing to spare: skip the look at every host process */
+        return 1; /* nothing to spare: skip the look at every host process */
     if (fstat(lab->lab_pidns_fd, &lab_ns) == -1)
-        return;
+        return 0;
     struct spared_search s = {lab_ns.st_ino, spared};
     procfs_walk_pids(AT_FDCWD, "/proc", note_spared, &s);
+    return 0;
 }
 
 /* Runs the sweeper; its report lines go to *lines (malloc'd). */
@@ -257,22 +284,39 @@ static void wait_for_keeper_alone(struct lab *lab, const struct lab_spared *spar
     }
 }
 
-/* Is the lab as it was at open? Only the keeper runs, its mount ids are the
- * baseline's, its / lists the same names. Then there is nothing to sweep. */
-static int lab_is_fresh(struct lab *lab, const struct lab_spared *spare)
+/* Has the keeper's namespace the baseline's mounts and no other? */
+static int same_mounts(const struct lab *lab)
+{
+    if (lab->baseline_unique != NULL) {
+        uint64_t *ids;
+        ssize_t n = lab_list_mounts(lab->keeper_mnt_id, &ids);
+        int same = n >= 0 && (size_t)n == lab->baseline_mount_count &&
+                   memcmp(ids, lab->baseline_unique, (size_t)n * sizeof *ids) == 0;
+        free(ids);
+        return same;
+    }
+    struct procfs_mount_table mounts;
+    if (procfs_read_mounts("/proc", lab->keeper, &mounts) == -1)
+        return 0;
+    int same = mounts.count == lab->baseline_mount_count;
+    for (size_t i = 0; i < mounts.count && same; i++)
+        same = in_ids(lab->baseline_mounts, lab->baseline_mount_count, mounts.mounts[i].mount_id);
+    procfs_mounts_free(&mounts);
+    return same;
+}
+
+/* Is the lab as it was at open? Only the keeper runs (alone: find_spared()
+ * has just seen it so), its mount ids are the baseline's, its / lists the
+ * same names. Then there is nothing to sweep. */
+static int lab_is_fresh(struct lab *lab, const struct lab_spared *spare, int alone)
 {
     int fresh = 1;
     for (size_t i = 0; i < lab->job_count && fresh; i++)
         fresh = !lab->jobs[i].job.running;
-    if (!fresh || !lab_runs_keeper_alone(lab, spare))
+    if (!fresh || !(alone || lab_runs_keeper_alone(lab, spare)))
         return 0;
-    struct procfs_mount_table mounts;
-    if (procfs_read_mounts("/proc", lab->keeper, &mounts) == -1)
+    if (!same_mounts(lab))
         return 0;
-    for (size_t i = 0; i < mounts.count && fresh; i++)
-        fresh = in_baseline(lab, mounts.mounts[i].mount_id);
-    fresh = fresh && mounts.count == lab->baseline_mount_count;
-    procfs_mounts_free(&mounts);
     int root_fd = fresh ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
     char *root = root_fd != -1 ? lab_dir_listing(root_fd) : NULL;
     if (root_fd != -1)
@@ -294,8 +338,9 @@ int lab_cleanup(struct lab *lab, FILE *report)
      * cleanup stops: note its end before the sweep kills the rest. */
     for (size_t i = 0; i < lab->job_count; i++)
         lab_job_reap(lab, &lab->jobs[i], 0);
-    find_spared(lab, &spare);
-    if (!lab_is_fresh(lab, &spare))
+    int alone = find_spared(lab, &spare);
+    int fresh = lab_is_fresh(lab, &spare, alone);
+    if (!fresh)
         rc = run_sweeper(lab, &spare, &lines);
     for (size_t i = 0; i < lab->job_count; i++) {
         struct lab_job_slot *slot = &lab->jobs[i];
@@ -309,7 +354,8 @@ int lab_cleanup(struct lab *lab, FILE *report)
     }
     lab->job_count = 0;
     lab->next_job_id = 1;
-    wait_for_keeper_alone(lab, &spare);
+    if (!fresh) /* fresh: the keeper was alone, and nothing was stopped since */
+        wait_for_keeper_alone(lab, &spare);
     for (char *line = lines ? strtok(lines, "\n") : NULL; line != NULL; line = strtok(NULL, "\n")) {
         if (report != NULL)
             fprintf(report, "%s\n", line);

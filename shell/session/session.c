@@ -21,24 +21,43 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The lessons, read by lab_open() while the keeper builds the lab
+ * (lab_config.meanwhile): after the keeper's fork, so the memory it copies
+ * stays small; what went wrong is said once the lab is open. */
+struct lesson_loading {
+    struct shell *sh;
+    int whole;      /* every lesson whole, or the headers only */
+    int stat_errno; /* the lessons' directory is missing (its errno), or 0 */
+    int rc;
+    char err[1024];
+};
+
+static void load_lessons_meanwhile(void *arg)
+{
+    struct lesson_loading *l = arg;
+    struct stat st;
+
+    if (stat(l->sh->dirs.lessons, &st) == -1) {
+        l->stat_errno = errno;
+        return;
+    }
+    l->rc = (l->whole ? lesson_load_dir : lesson_load_headers)(
+        l->sh->dirs.lessons, &l->sh->lessons, &l->sh->lesson_count, l->err, sizeof l->err);
+}
+
 /* exe_known: whether /proc/self/exe told where we are; without it the
  * lessons' path is a guess, and a warning about it would only mislead (the
  * lab then says what is really missing). */
-static int load_lessons(struct shell *sh, int exe_known, int whole)
+static int report_lessons(struct shell *sh, const struct lesson_loading *l, int exe_known)
 {
-    char err[1024];
-    struct stat st;
-
-    if (stat(sh->dirs.lessons, &st) == -1) {
-        if (!exe_known)
-            return 0;
-        shell_warn(sh, "no lessons at %s: %s (use --lessons DIR); the lab commands still work",
-                   sh->dirs.lessons, strerror(errno));
+    if (l->stat_errno != 0) {
+        if (exe_known)
+            shell_warn(sh, "no lessons at %s: %s (use --lessons DIR); the lab commands still work",
+                       sh->dirs.lessons, strerror(l->stat_errno));
         return 0;
     }
-    if ((whole ? lesson_load_dir : lesson_load_headers)(sh->dirs.lessons, &sh->lessons,
-                                                        &sh->lesson_count, err, sizeof err) == -1) {
-        shell_error(sh, "%s", err);
+    if (l->rc == -1) {
+        shell_error(sh, "%s", l->err);
         return -1;
     }
     return 0;
@@ -100,7 +119,16 @@ int session_open(struct shell *sh, const struct session_options *o)
         sh->history_path[0] = '\0';
     if (getcwd(sh->start_dir, sizeof sh->start_dir) == NULL)
         sh->start_dir[0] = '\0';
-    struct lab_config config = {sh->dirs.examples, o->user_namespace, 0};
+    /* Lessons are read while the lab is built (load_lessons_meanwhile()).
+     * A malformed lesson still ends the start, lab closed. A session reads
+     * only the headers, and a lesson's steps when it is entered (the build's
+     * tests read the shipped ones whole); a directory of one's own
+     * (--lessons), --auto and --present read every lesson whole at start, so
+     * that an author sees any error at once. */
+    struct lesson_loading loading = {.sh = sh};
+    loading.whole = o->lessons_dir != NULL || o->auto_lessons != NULL || o->present != NULL;
+    struct lab_config config = {sh->dirs.examples, o->user_namespace, 0, load_lessons_meanwhile,
+                                &loading};
     sh->lab = lab_open(&config, err, sizeof err);
     if (sh->lab == NULL) {
         /* The lab's message names what failed and the command that fixes it. */
@@ -112,15 +140,7 @@ int session_open(struct shell *sh, const struct session_options *o)
     /* Relative paths (export FILE, completion) mean what they meant at start. */
     if (sh->start_dir[0] != '\0' && chdir(sh->start_dir) == -1)
         shell_warn(sh, "cannot return to %s: %s", sh->start_dir, strerror(errno));
-    /* Lessons are read once the lab is built: the lab's processes are forked
-     * from ours, and a smaller memory to copy makes start-up about 3 ms (a
-     * fifth) faster. A malformed lesson still ends the start, lab closed.
-     * A session reads only the headers, and a lesson's steps when it is
-     * entered (the build's tests read the shipped ones whole); a directory
-     * of one's own (--lessons), --auto and --present read every lesson whole
-     * at start, so that an author sees any error at once. */
-    int whole = o->lessons_dir != NULL || o->auto_lessons != NULL || o->present != NULL;
-    if (load_lessons(sh, n > 0 || o->lessons_dir != NULL, whole) == -1) {
+    if (report_lessons(sh, &loading, n > 0 || o->lessons_dir != NULL) == -1) {
         close_lab_quietly(sh);
         return -1;
     }

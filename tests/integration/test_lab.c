@@ -271,6 +271,43 @@ static void test_cleanup_mid_run_leaves_the_lab_fresh(void **state)
     tl_host_snapshot_free(&before);
 }
 
+/* A mount alone changes neither the lab's processes nor its /: the
+ * cleanup must see it by the mount table (listmount() ids where the kernel
+ * has them) and take it off. */
+static int cleanup_mount_alone(void *arg)
+{
+    (void)arg;
+    int failed = 0;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *report = open_memstream(&text, &len);
+    struct lab *lab = lt_open(0);
+    EXPECT(lab != NULL && report != NULL, "a lab");
+    EXPECT(lab_run(lab, "mount -t tmpfs none /mnt", 1, 2) == 0, "a mount on a directory there");
+    int removed = lab_cleanup(lab, report);
+    fflush(report);
+    EXPECT(removed == 1 && strstr(text, "unmounted /mnt (tmpfs)\n") != NULL,
+           "the mount taken off, and nothing else: %d\n%s", removed, text);
+    rewind(report);
+    EXPECT(lab_cleanup(lab, report) == 0, "then the lab is fresh");
+    EXPECT(lab_close(lab, report) == 0, "unchanged");
+    lab = NULL;
+out:
+    if (lab != NULL)
+        lab_close(lab, NULL);
+    if (report != NULL)
+        fclose(report);
+    free(text);
+    return failed;
+}
+
+static void test_cleanup_takes_off_a_mount_alone(void **state)
+{
+    (void)state;
+    TL_REQUIRE_ROOT();
+    lt_assert_holder_passed(lt_run_holder(cleanup_mount_alone, NULL, 0, 30));
+}
+
 static int close_unchanged(void *arg)
 {
     (void)arg;
@@ -403,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_examples_dir_comes_first_on_path),
         cmocka_unit_test(test_run_and_start_report_status_and_live_output),
         cmocka_unit_test(test_cleanup_mid_run_leaves_the_lab_fresh),
+        cmocka_unit_test(test_cleanup_takes_off_a_mount_alone),
         cmocka_unit_test(test_close_says_host_unchanged),
         cmocka_unit_test(test_close_names_each_difference_on_the_host),
     };

@@ -184,7 +184,7 @@ static void test_nsenter_line_enters_the_lab_from_outside_as_nobody(void **state
 static int diagnose_route(void *arg)
 {
     int force = *(int *)arg, failed = 0;
-    struct lab_config config = {lt_examples, force, 0};
+    struct lab_config config = {lt_examples, force, 0, NULL, NULL};
     struct lab_diagnosis d;
     lab_diagnose(&config, &d);
     enum lab_route want = geteuid() == 0 && !force ? LAB_ROUTE_ROOT : LAB_ROUTE_USER_NAMESPACE;

@@ -58,7 +58,7 @@ struct lab *lt_open(int force_user_namespace)
 struct lab *lt_open_settle(int force_user_namespace, double settle_seconds)
 {
     char err[512];
-    struct lab_config config = {lt_examples, force_user_namespace, settle_seconds};
+    struct lab_config config = {lt_examples, force_user_namespace, settle_seconds, NULL, NULL};
     if (chdir("/") == -1)
         return NULL;
     struct lab *lab = lab_open(&config, err, sizeof err);
