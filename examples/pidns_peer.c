@@ -25,7 +25,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,12 +175,14 @@ static int demo(void)
 {
     char buf[160];
     int pidfd, listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    addr.sun_family = AF_UNIX; /* abstract: a name that leaves no file behind */
-    addrLen =
-        offsetof(struct sockaddr_un, sun_path) + 1 +
-        snprintf(addr.sun_path + 1, sizeof addr.sun_path - 1, "pidns_peer.%ld", (long)getpid());
-    if (listener == -1 || bind(listener, (struct sockaddr *)&addr, addrLen) == -1 ||
-        listen(listener, 1) == -1)
+    /* An abstract name the kernel chooses (autobind): it leaves no file, and
+     * differs from that of a server in another namespace, whose getpid() may
+     * be ours. */
+    addr.sun_family = AF_UNIX;
+    addrLen = sizeof addr;
+    if (listener == -1 || bind(listener, (struct sockaddr *)&addr, sizeof(sa_family_t)) == -1 ||
+        listen(listener, 1) == -1 ||
+        getsockname(listener, (struct sockaddr *)&addr, &addrLen) == -1)
         err(EXIT_FAILURE, "the server's socket");
     pid_t child = clone(clientMain, stack + sizeof stack, CLONE_NEWPID | SIGCHLD, NULL);
     if (child == -1) /* EPERM: needs root, or root in a user namespace (unshare -r) */

@@ -6,17 +6,21 @@
  * client's PID) and once we have reaped the client (Pid: -1), and checks
  * that --status then says the number names no process. The demo's numbers
  * and pidns_kept's are compared with the PIDs the programs themselves
- * report. Each case runs in a sandboxed child (examples_run.h), as root and
+ * report; the demo runs beside a process that holds the abstract name its
+ * own PID would give. Each case runs in a sandboxed child (examples_run.h), as root and
  * as nobody in a user namespace.
  */
 #include "examples_run.h"
 
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 /* The Pid: of the first pidfd process 'pid' holds, as our /proc numbers it;
@@ -101,6 +105,33 @@ out:
     return failed;
 }
 
+/* Another lab's server may have our getpid(), and abstract names are shared
+ * by every process of the network namespace: the demo, PID 1 of a namespace
+ * of its own, must not need a name derived from it ("pidns_peer.1", held
+ * here, is what it used to bind and fail on with EADDRINUSE). */
+static int demo_beside_a_namesake(void *arg)
+{
+    int failed = 0;
+    struct ex_run r = {.pid = 0};
+    struct sockaddr_un held = {.sun_family = AF_UNIX};
+    (void)arg;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    size_t n = (size_t)snprintf(held.sun_path + 1, sizeof held.sun_path - 1, "pidns_peer.1");
+    EXPECT(fd != -1 && bind(fd, (struct sockaddr *)&held,
+                            (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)) == 0,
+           "holding the abstract name pidns_peer.1: %s", strerror(errno));
+    EXPECT(ex_start(&r, (char *[]){"/usr/bin/unshare", "-p", "-f", "/ex/pidns_peer", NULL}) == 0,
+           "fork");
+    EXPECT(ex_finish(&r, 5000) == 0, "%s", r.out);
+    EXPECT_LINE(r.out, "[client] getpid() = 1; SO_PEERCRED: the server is PID 0\n");
+    EXPECT(ex_no_process_left(), "the client outlived the demo");
+out:
+    if (fd != -1)
+        close(fd);
+    ex_abandon(&r);
+    return failed;
+}
+
 static int kept_numbers_per_reader(void *arg)
 {
     int failed = 0;
@@ -143,6 +174,7 @@ out:
     }
 BOTH_WAYS(server_keeps_a_pidfd, 6, 5, "SO_PEERPIDFD")
 BOTH_WAYS(demo_numbers_agree, 6, 5, "SO_PEERPIDFD")
+BOTH_WAYS(demo_beside_a_namesake, 6, 5, "SO_PEERPIDFD")
 BOTH_WAYS(kept_numbers_per_reader, 3, 8, "PID namespaces")
 
 int main(void)
@@ -152,6 +184,8 @@ int main(void)
         cmocka_unit_test(test_server_keeps_a_pidfd_as_nobody),
         cmocka_unit_test(test_demo_numbers_agree),
         cmocka_unit_test(test_demo_numbers_agree_as_nobody),
+        cmocka_unit_test(test_demo_beside_a_namesake),
+        cmocka_unit_test(test_demo_beside_a_namesake_as_nobody),
         cmocka_unit_test(test_kept_numbers_per_reader),
         cmocka_unit_test(test_kept_numbers_per_reader_as_nobody),
     };
