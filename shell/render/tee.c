@@ -46,13 +46,26 @@ struct relay {
 static pid_t relays[TEE_RELAYS_MAX]; /* started, not yet reaped */
 
 /* Shows one piece of a line (a whole line, or what there is when output
- * pauses mid-line) highlighted. */
-static void show(const struct render *r, const char *text, size_t len)
+ * pauses mid-line) highlighted, after mark ("" for none). Mark and line go
+ * in one write(): the shell writes to the same file, and between two writes
+ * its own line could come ("[job] # command" then the job's line unmarked). */
+static void show(const struct render *r, const char *mark, const char *text, size_t len)
 {
     char *copy = strndup(text, len);
     char *lit = copy != NULL ? render_highlight(r, copy) : NULL;
+    const char *body = lit != NULL ? lit : text;
+    size_t mark_len = strlen(mark), body_len = lit != NULL ? strlen(lit) : len;
+    char *whole = malloc(mark_len + body_len);
 
-    io_write_all(STDOUT_FILENO, lit != NULL ? lit : text, lit != NULL ? strlen(lit) : len);
+    if (whole != NULL) {
+        memcpy(whole, mark, mark_len);
+        memcpy(whole + mark_len, body, body_len);
+        io_write_all(STDOUT_FILENO, whole, mark_len + body_len);
+    } else {
+        io_write_all(STDOUT_FILENO, mark, mark_len);
+        io_write_all(STDOUT_FILENO, body, body_len);
+    }
+    free(whole);
     free(lit);
     free(copy);
 }
@@ -77,9 +90,8 @@ static void show_note(struct relay *t)
 
 static void show_line(struct relay *t, size_t len)
 {
-    if (t->later && t->mark_later && t->at_line_start)
-        io_write_all(STDOUT_FILENO, TEE_LATER_MARK, strlen(TEE_LATER_MARK));
-    show(t->render, t->line, len);
+    show(t->render, t->later && t->mark_later && t->at_line_start ? TEE_LATER_MARK : "", t->line,
+         len);
     t->at_line_start = t->line[len - 1] == '\n';
     if (t->note_due && t->at_line_start)
         show_note(t);
