@@ -126,7 +126,13 @@ docs-man-lint: $(MAN_PAGES)
 	    LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$$m" | grep -q . || { echo "docs: $$m renders empty"; exit 1; }; \
 	done; echo "docs: $(words $(MAN_PAGES)) man pages render without warnings"
 
-docs-check: docs docs-man-lint
+# make check runs this as a part beside the test suite, whose docs tests
+# (test_docs, test_handbook, test_install) build or copy $(DOCS_O) too: both
+# hold $(O)/docs.lock while they do, so one waits for the other's build
+# instead of writing the same pages at the same time.
+docs-check:
+	@mkdir -p $(O)
+	@flock $(O)/docs.lock $(MAKE) --no-print-directory docs docs-man-lint
 	@echo "docs: $(words $(DOCS_ALL)) documents built warning-free into $(DOCS_O)/"
 
 # Re-records the sample sessions the reference pages show (needs root or user
@@ -135,4 +141,3 @@ docs-samples: examples $(O)/tests/helpers/in_sandbox
 	@O=$(O) sh docs/samples/capture.sh
 
 CHECK_EXTRA += docs-check
-CHECK_BUILD += docs

@@ -21,9 +21,10 @@
 # be empty after it, and must leave the host's /procN mounts and / as they
 # were.
 #
-# Runners in parallel (TEST_JOBS, default 2 as root where `unshare -m` works,
-# else 1): each runner's output is kept in its own log and printed whole when
-# it ends (the order is that of their ends), with its time. So that a /procN
+# Runners in parallel (TEST_JOBS, default 3 as root where `unshare -m` works,
+# else 1: most runners wait on the lessons' sleeps more than they compute):
+# each runner's output is kept in its own log and printed whole when it ends
+# (the order is that of their ends), with its time. So that a /procN
 # mount is blamed on the runner that made it, each runner then runs in a
 # private mount namespace of its own (a copy of the host's), whose /procN
 # mounts are compared before and after it, inside it; the host's own are
@@ -117,9 +118,13 @@ LEFTOVERS=$O/tests/helpers/leftovers
 # test_handbook build $O/docs (make docs: a no-op once make check has built
 # them, not when the suite is run on its own), which test_install copies.
 SHARED=${TEST_SHARED-test_docs.sh+test_handbook.sh+test_install.sh}
-# Runners that run alone (after the others), and why:
-#   none: every runner passed in parallel, several times, on a loaded machine
-SERIAL=${TEST_SERIAL-}
+# Runners that run alone (after the others), and why (each failed once
+# with three or four runners beside it on a loaded machine; see
+# QUICK_SERIAL in the Makefile): lab_verdict_reuse, whose control needs the
+# kernel to hand a freed namespace number back to the test, which a runner
+# beside it making namespaces takes first; learner_code, whose watch case
+# saves a file while the shell builds and checks.
+SERIAL=${TEST_SERIAL-lab_verdict_reuse learner_code}
 # The longest a runner may take (s): lessons_auto_all takes about 190 on
 # two idle cores; a runner still going after this hangs.
 runner_limit=${TEST_RUNNER_TIMEOUT:-1200}
@@ -135,7 +140,7 @@ ci_root=0
 jobs=${TEST_JOBS:-}
 if [ -z "$jobs" ]; then
     jobs=1
-    [ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null && jobs=2
+    [ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null && jobs=3
 fi
 [ "$jobs" -ge 1 ] 2>/dev/null || { echo "tests: TEST_JOBS must be a number, 1 or more"; exit 2; }
 
@@ -359,9 +364,12 @@ done
 touch "$work/list"
 
 # In parallel, the slowest first (by the times of the last run, kept in
-# $O/tests/runner-times), so that no long runner starts last.
+# $O/tests/runner-times; in a fresh build, by tests/runner-times.seed), so
+# that no long runner starts last.
 order() {
-    if [ "$jobs" -eq 1 ] || [ ! -f "$O/tests/runner-times" ]; then
+    times=$O/tests/runner-times
+    [ -f "$times" ] || times=tests/runner-times.seed
+    if [ "$jobs" -eq 1 ] || [ ! -f "$times" ]; then
         awk -v a="$1" '$2 == a { print $1 }' "$work/list"
         return
     fi
@@ -370,7 +378,7 @@ order() {
         [ "$a" = "$want" ] || continue
         eval "set -- $(cat "$work/r.$i/argv")"
         secs=$(awk -v n="$*" '{ t = $1; sub(/^[0-9]+ /, ""); if ($0 == n) s = t } END { print s + 0 }' \
-            "$O/tests/runner-times")
+            "$times")
         echo "$secs $i"
     done <"$work/list" | sort -k1,1rn -k2,2n | awk '{ print $2 }'
 }

@@ -62,7 +62,7 @@ spdx_style() { # $1 = path from the top, $2 = the file
     *.html | *.md) echo '<!-- | -->' ;;
     *.sh | *.bash | *.mk | */Makefile | Makefile | *.py | *.rb | *.yml | *.yaml | *.dict | *.supp | \
         .gitignore | */.gitignore | .gitattributes | .editorconfig | .clang-format | tests/e2e/lib/* | \
-        debian/*)
+        tests/runner-times.seed | debian/*)
         echo '# |'
         ;;
     *) head -c 2 "$2" | grep -q '^#!' && echo '# |' ;;

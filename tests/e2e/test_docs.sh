@@ -23,7 +23,9 @@ check() { # check NAME PROBLEMS: ok when PROBLEMS is empty
 cd "$SRC" || exit 1
 command -v asciidoctor >/dev/null || { skip_test "docs" "asciidoctor is missing (make deps-check)"; finish; }
 
-if make -s --no-print-directory O="$BUILD" docs >"$tmp/make.log" 2>&1; then
+# $BUILD/docs.lock: make check builds the docs beside the suite (mk/docs.mk).
+mkdir -p "$BUILD"
+if flock "$BUILD/docs.lock" make -s --no-print-directory O="$BUILD" docs >"$tmp/make.log" 2>&1; then
     ok "make docs builds every page with --failure-level WARN"
 else
     not_ok "make docs builds every page with --failure-level WARN" "$(tail -n 20 "$tmp/make.log")"

@@ -27,7 +27,9 @@ cd "$SRC" || exit 1
 command -v asciidoctor >/dev/null || { skip_test "handbook" "asciidoctor is missing (make deps-check)"; finish; }
 ls lessons/[0-9]*-*.adoc >/dev/null 2>&1 || { skip_test "handbook" "no lessons/ yet"; finish; }
 
-if make -s --no-print-directory O="$BUILD" docs >"$tmp/make.log" 2>&1; then
+# $BUILD/docs.lock: make check builds the docs beside the suite (mk/docs.mk).
+mkdir -p "$BUILD"
+if flock "$BUILD/docs.lock" make -s --no-print-directory O="$BUILD" docs >"$tmp/make.log" 2>&1; then
     ok "make docs builds the handbook, its lesson pages and its PDF"
 else
     not_ok "make docs builds the handbook, its lesson pages and its PDF" "$(tail -n 20 "$tmp/make.log")"

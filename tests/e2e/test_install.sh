@@ -27,8 +27,9 @@ if [ -n "$first" ] && [ -x "$BUILD/pidns-tutor" ]; then
     "$BUILD/pidns-tutor" --auto "$first" >/dev/null 2>&1
     build_auto=$?
 fi
-# Reuse the docs already built (timestamps kept, so make sees them current).
-[ -d "$BUILD/docs" ] && mkdir -p "$obuild" && cp -a "$BUILD/docs" "$obuild/docs"
+# Reuse the docs already built (timestamps kept, so make sees them current),
+# once no build of them is under way ($BUILD/docs.lock, mk/docs.mk).
+[ -d "$BUILD/docs" ] && mkdir -p "$obuild" && flock "$BUILD/docs.lock" cp -a "$BUILD/docs" "$obuild/docs"
 if make -s -j2 --no-print-directory $vars install >"$tmp/install.log" 2>&1; then
     ok "make install PREFIX=... DESTDIR=... succeeds"
 else
