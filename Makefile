@@ -225,18 +225,13 @@ QUICK_SKIP = lessons_auto_all learner_verdicts lessons_export lessons_export_rou
 QUICK_E2E = $(filter-out $(patsubst %,tests/e2e/%.sh,$(QUICK_SKIP)),$(wildcard tests/e2e/*.sh))
 #
 # The runners mostly wait (30 CPU-seconds in 60-150 s of wall time), so four
-# run at a time (QUICK_JOBS). Two run alone after them (QUICK_SERIAL), each
-# of which failed once at 4 on the loaded machine: lab_verdict_reuse, whose
-# control needs the kernel to hand a freed namespace number to the test (a
-# runner beside it making namespaces takes it first), and learner_code,
-# whose watch case saves a file while the shell builds and checks (its
-# saver read a transcript written only at exit until pty_drive flushed it:
-# commit 'tests: pty_drive writes its transcript as it goes').
+# run at a time (QUICK_JOBS); the two that failed once beside others run
+# alone after them, as in the whole suite (TEST_SERIAL in tests/run-tests.sh
+# says which and why).
 QUICK_JOBS ?= 4
-QUICK_SERIAL ?= lab_verdict_reuse learner_code
 check-quick: all check-headers
 	@O=$(O) sh tests/run-tests.sh --self-test
-	@t0=$$(date +%s); O=$(O) TEST_JOBS=$${TEST_JOBS:-$(QUICK_JOBS)} TEST_SERIAL="$(QUICK_SERIAL)" \
+	@t0=$$(date +%s); O=$(O) TEST_JOBS=$${TEST_JOBS:-$(QUICK_JOBS)} \
 	sh tests/run-tests.sh tests/unit/ tests/integration/ $(QUICK_E2E); \
 	rc=$$?; echo "check-quick: tests in $$(($$(date +%s) - t0)) s (the goal: at most 120)"; exit $$rc
 

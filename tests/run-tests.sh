@@ -119,11 +119,13 @@ LEFTOVERS=$O/tests/helpers/leftovers
 # them, not when the suite is run on its own), which test_install copies.
 SHARED=${TEST_SHARED-test_docs.sh+test_handbook.sh+test_install.sh}
 # Runners that run alone (after the others), and why (each failed once
-# with three or four runners beside it on a loaded machine; see
-# QUICK_SERIAL in the Makefile): lab_verdict_reuse, whose control needs the
-# kernel to hand a freed namespace number back to the test, which a runner
-# beside it making namespaces takes first; learner_code, whose watch case
-# saves a file while the shell builds and checks.
+# with four runners beside it on a loaded machine, in make check-quick):
+# lab_verdict_reuse, whose control needs the kernel to hand a freed
+# namespace number back to the test, which a runner beside it making
+# namespaces takes first; learner_code, whose watch case saves a file while
+# the shell builds and checks (its saver read a transcript written only at
+# exit until pty_drive flushed it: commit 'tests: pty_drive writes its
+# transcript as it goes').
 SERIAL=${TEST_SERIAL-lab_verdict_reuse learner_code}
 # The longest a runner may take (s): lessons_auto_all takes about 190 on
 # two idle cores; a runner still going after this hangs.
